@@ -1,0 +1,9 @@
+/* 16550 UART on COM1: the kernel's console and its result channel. */
+#ifndef DRIVERS_UART_H
+#define DRIVERS_UART_H
+
+void uart_init(void);
+void uart_putc(char c);
+void uart_write(const char *s, unsigned long len);
+
+#endif

@@ -1,0 +1,128 @@
+/*
+ * kmain: the boot CPU's C entry, called from boot/entry.S in long mode on
+ * the boot stack with the loader's magic and boot-information address.
+ */
+#include "arch/x86_64/gdt.h"
+#include "arch/x86_64/paging.h"
+#include "arch/x86_64/trap.h"
+#include "drivers/debugexit.h"
+#include "drivers/uart.h"
+#include "kernel/boot.h"
+#include "kernel/ktest.h"
+#include "kernel/mm.h"
+#include "kernel/panic.h"
+#include "kernel/pmm.h"
+#include "kernel/printk.h"
+#include "lib/string.h"
+
+#define GIB		(1ULL << 30)
+/* Bitmap for the page allocator: one bit per 4 KiB page, 64 GiB at most. */
+#define PMM_MAX_BYTES	(64 * GIB / PAGE_SIZE / 8)
+
+struct bootinfo boot_info;
+struct boot_options boot_opts;
+static uint8_t pmm_bitmap[PMM_MAX_BYTES] __attribute__((aligned(8)));
+
+/* Until paging_init, only the boot tables' 4 GiB direct map exists. */
+static const void *boot_phys_map(uint64_t phys, uint64_t len)
+{
+	if (phys >= 4 * GIB || len > 4 * GIB - phys)
+		return 0;
+	return phys_to_virt(phys);
+}
+
+static void cmdline_help_line(const char *line, void *arg)
+{
+	(void)arg;
+	printk("%s\n", line);
+}
+
+static __attribute__((noreturn)) void fail_boot(const char *why)
+{
+	printk("%s\n", why);
+	debug_exit(EXIT_FAIL);
+}
+
+/*
+ * Multiboot1 loaders (QEMU -kernel, GRUB's multiboot) put the image path
+ * before the arguments; multiboot2 GRUB passes the arguments alone.
+ */
+static void strip_image_path(struct bootinfo *bi)
+{
+	char *p = bi->cmdline;
+
+	if (bi->proto != 1)
+		return;
+	while (*p == ' ')
+		p++;
+	while (*p && *p != ' ')
+		p++;
+	while (*p == ' ')
+		p++;
+	memmove(bi->cmdline, p, strlen(p) + 1);
+}
+
+static uint64_t usable_top(const struct bootinfo *bi)
+{
+	uint64_t top = 0;
+
+	for (unsigned i = 0; i < bi->nregions; i++)
+		if (bi->regions[i].type == 1 &&
+		    bi->regions[i].base + bi->regions[i].len > top)
+			top = bi->regions[i].base + bi->regions[i].len;
+	return top;
+}
+
+static void mm_init(void)
+{
+	uint64_t top = usable_top(&boot_info);
+	int err;
+
+	if (top > 64 * GIB) {
+		printk("mm: using the first 64 GiB of %lu MiB\n", top >> 20);
+		top = 64 * GIB;
+	}
+	err = pmm_init(boot_info.regions, boot_info.nregions,
+		       (uint64_t)__kernel_phys_start,
+		       kernel_virt_to_phys(__kernel_end), pmm_bitmap,
+		       sizeof(pmm_bitmap));
+	if (err)
+		panic("pmm_init failed: %d", err);
+	err = paging_init(top);
+	if (err)
+		panic("paging_init failed: %d", err);
+}
+
+void kmain(uint32_t magic, uint32_t info_phys);
+void kmain(uint32_t magic, uint32_t info_phys)
+{
+	char err[160];
+	unsigned failed;
+
+	uart_init();
+	printk("\n# tinykernel: x86_64 timer pull-model kernel\n");
+	paging_register_guard(boot_stack_guard);
+	gdt_init_boot_cpu();
+	idt_init();
+
+	if (bootinfo_parse(magic, info_phys, boot_phys_map, &boot_info, err,
+			   sizeof(err)))
+		fail_boot(err);
+	strip_image_path(&boot_info);
+	if (cmdline_parse(boot_info.cmdline, &boot_opts, err, sizeof(err))) {
+		printk("%s\n", err);
+		printk("cmdline: known options:\n");
+		cmdline_help(cmdline_help_line, 0);
+		debug_exit(EXIT_FAIL);
+	}
+	if (ktest_validate(boot_opts.selftest))
+		debug_exit(EXIT_FAIL);
+
+	mm_init();
+	printk("# boot proto=multiboot%d cmdline=\"%s\" free_kib=%lu\n",
+	       boot_info.proto, boot_info.cmdline,
+	       (unsigned long)(pmm_free_pages() * (PAGE_SIZE / 1024)));
+
+	failed = ktest_run(boot_opts.selftest);
+	debug_exit(failed ? EXIT_FAIL : EXIT_PASS);
+}
