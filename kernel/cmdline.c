@@ -1,0 +1,305 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kernel/cmdline.c - table-driven kernel command line parser.
+ *
+ * Rules:
+ *  - words are separated by any run of spaces, tabs, CR or LF; leading and
+ *    trailing whitespace is ignored; there is no quoting;
+ *  - "key=value" sets an option; a bare "key" is only accepted by options
+ *    with a bare_value (currently nohz, meaning nohz=on);
+ *  - an option given more than once is accepted and the last one wins;
+ *  - the first error stops parsing: *out then holds the defaults plus the
+ *    options parsed so far, and err holds one line (no trailing newline).
+ */
+#include <stdarg.h>
+#include <stdint.h>
+
+#include "kernel/cmdline.h"
+#include "lib/parse.h"
+#include "lib/printf.h"
+#include "lib/string.h"
+
+typedef int (*cmdline_parse_fn)(const char *val, size_t len,
+				struct boot_options *o);
+
+struct cmdline_option {
+	const char *name;
+	cmdline_parse_fn parse;
+	const char *values;	/* shown in help and in "expected ..." */
+	const char *bare_value;	/* value used for a bare "key", or NULL */
+	const char *help;
+};
+
+static int set_str(char *dst, const char *val, size_t len)
+{
+	if (len >= CMDLINE_STR_MAX)
+		return -ERANGE;
+	memcpy(dst, val, len);
+	dst[len] = '\0';
+	return 0;
+}
+
+static int opt_selftest(const char *val, size_t len, struct boot_options *o)
+{
+	if (len == 0)
+		return -EINVAL;
+	return set_str(o->selftest, val, len);
+}
+
+static int opt_scenario(const char *val, size_t len, struct boot_options *o)
+{
+	return set_str(o->scenario, val, len);
+}
+
+static int opt_trace(const char *val, size_t len, struct boot_options *o)
+{
+	return set_str(o->trace, val, len);
+}
+
+static const char *const timer_model_names[] = {
+	[TIMER_MODEL_PULL] = "pull",
+	[TIMER_MODEL_PUSH] = "push",
+	[TIMER_MODEL_LOCAL] = "local",
+};
+
+#define NR_TIMER_MODELS \
+	(sizeof(timer_model_names) / sizeof(timer_model_names[0]))
+
+/**
+ * timer_model_name - printable name of a timer model
+ * @model: the model
+ *
+ * Return: "pull", "push", "local", or "?" for an out-of-range value.
+ */
+const char *timer_model_name(enum timer_model model)
+{
+	if ((unsigned int)model >= NR_TIMER_MODELS)
+		return "?";
+	return timer_model_names[model];
+}
+
+static bool val_eq(const char *val, size_t len, const char *word)
+{
+	return strlen(word) == len && memcmp(val, word, len) == 0;
+}
+
+static int opt_timer_model(const char *val, size_t len,
+			   struct boot_options *o)
+{
+	unsigned int i;
+
+	for (i = 0; i < NR_TIMER_MODELS; i++) {
+		if (val_eq(val, len, timer_model_names[i])) {
+			o->timer_model = (enum timer_model)i;
+			return 0;
+		}
+	}
+	return -EINVAL;
+}
+
+static int opt_hz(const char *val, size_t len, struct boot_options *o)
+{
+	unsigned int hz;
+	int ret = parse_uint(val, len, &hz);
+
+	if (ret)
+		return ret;
+	if (hz != 100 && hz != 250 && hz != 1000)
+		return -EINVAL;
+	o->hz = hz;
+	return 0;
+}
+
+static int opt_nohz(const char *val, size_t len, struct boot_options *o)
+{
+	return parse_bool(val, len, &o->nohz);
+}
+
+static int parse_positive(const char *val, size_t len, unsigned int *out)
+{
+	unsigned int v;
+	int ret = parse_uint(val, len, &v);
+
+	if (ret)
+		return ret;
+	if (v == 0)
+		return -EINVAL;
+	*out = v;
+	return 0;
+}
+
+static int opt_expect_cpus(const char *val, size_t len,
+			   struct boot_options *o)
+{
+	return parse_positive(val, len, &o->expect_cpus);
+}
+
+static int opt_expect_nodes(const char *val, size_t len,
+			    struct boot_options *o)
+{
+	return parse_positive(val, len, &o->expect_nodes);
+}
+
+static const struct cmdline_option cmdline_options[] = {
+	{ "selftest", opt_selftest, "all|none|NAME[,NAME...]", NULL,
+	  "self-tests to run (default: all)" },
+	{ "timer_model", opt_timer_model, "pull|push|local", NULL,
+	  "timer interrupt distribution model (default: pull)" },
+	{ "hz", opt_hz, "100|250|1000", NULL,
+	  "timer tick frequency (default: 250)" },
+	{ "nohz", opt_nohz, "on|off", "on",
+	  "stop the tick on idle CPUs; bare 'nohz' means on (default: on)" },
+	{ "scenario", opt_scenario, "NAME", NULL,
+	  "scenario to run after boot (default: none)" },
+	{ "trace", opt_trace, "LIST", NULL,
+	  "trace events to enable (default: none)" },
+	{ "expect_cpus", opt_expect_cpus, "N", NULL,
+	  "fail boot unless exactly N CPUs come up (default: unchecked)" },
+	{ "expect_nodes", opt_expect_nodes, "N", NULL,
+	  "fail boot unless exactly N NUMA nodes exist (default: unchecked)" },
+};
+
+#define NR_CMDLINE_OPTIONS \
+	(sizeof(cmdline_options) / sizeof(cmdline_options[0]))
+
+/**
+ * cmdline_defaults - fill @out with the default boot options
+ * @out: options to initialise
+ */
+void cmdline_defaults(struct boot_options *out)
+{
+	memset(out, 0, sizeof(*out));
+	strlcpy(out->selftest, "all", sizeof(out->selftest));
+	out->timer_model = TIMER_MODEL_PULL;
+	out->hz = 250;
+	out->nohz = true;
+}
+
+static const struct cmdline_option *find_option(const char *key, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < NR_CMDLINE_OPTIONS; i++) {
+		if (val_eq(key, len, cmdline_options[i].name))
+			return &cmdline_options[i];
+	}
+	return NULL;
+}
+
+static bool is_space(char c)
+{
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
+
+static void set_err(char *err, size_t errlen, const char *fmt, ...)
+	__printf_fmt(3, 4);
+
+static void set_err(char *err, size_t errlen, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!err || !errlen)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(err, errlen, fmt, ap);
+	va_end(ap);
+}
+
+static const char *find_eq(const char *s, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++) {
+		if (s[i] == '=')
+			return &s[i];
+	}
+	return NULL;
+}
+
+/* Parse one word s[0..len) (no whitespace inside). */
+static int parse_word(const char *s, size_t len, struct boot_options *out,
+		      char *err, size_t errlen)
+{
+	const char *eq = find_eq(s, len);
+	size_t klen = eq ? (size_t)(eq - s) : len;
+	const struct cmdline_option *opt = find_option(s, klen);
+	const char *val;
+	size_t vlen;
+
+	if (!opt) {
+		set_err(err, errlen, "cmdline: unknown option '%.*s'",
+			(int)klen, s);
+		return -1;
+	}
+	if (eq) {
+		val = eq + 1;
+		vlen = len - klen - 1;
+	} else if (opt->bare_value) {
+		val = opt->bare_value;
+		vlen = strlen(val);
+	} else {
+		set_err(err, errlen,
+			"cmdline: option %s needs a value (expected %s=%s)",
+			opt->name, opt->name, opt->values);
+		return -1;
+	}
+	if (opt->parse(val, vlen, out)) {
+		set_err(err, errlen,
+			"cmdline: bad value '%.*s' for %s (expected %s)",
+			(int)vlen, val, opt->name, opt->values);
+		return -1;
+	}
+	return 0;
+}
+
+/**
+ * cmdline_parse - parse the kernel command line into boot options
+ * @line: NUL-terminated command line; NULL is treated as empty
+ * @out: filled with defaults first, then with the parsed options
+ * @err: buffer for a one-line error message, may be NULL
+ * @errlen: size of @err
+ *
+ * Return: 0 on success, -1 on the first unknown option or bad value, with
+ * a message such as "cmdline: unknown option 'foo'" in @err.
+ */
+int cmdline_parse(const char *line, struct boot_options *out,
+		  char *err, size_t errlen)
+{
+	const char *p = line ? line : "";
+
+	cmdline_defaults(out);
+	if (err && errlen)
+		err[0] = '\0';
+	for (;;) {
+		const char *start;
+
+		while (is_space(*p))
+			p++;
+		if (!*p)
+			return 0;
+		start = p;
+		while (*p && !is_space(*p))
+			p++;
+		if (parse_word(start, (size_t)(p - start), out, err, errlen))
+			return -1;
+	}
+}
+
+/**
+ * cmdline_help - describe every option, one line each
+ * @out: called once per line ("  name=VALUES  help", no newline)
+ * @arg: cookie for @out
+ */
+void cmdline_help(cmdline_line_fn out, void *arg)
+{
+	char line[192];
+	size_t i;
+
+	for (i = 0; i < NR_CMDLINE_OPTIONS; i++) {
+		const struct cmdline_option *opt = &cmdline_options[i];
+
+		snprintf(line, sizeof(line), "  %s=%s  %s",
+			 opt->name, opt->values, opt->help);
+		out(line, arg);
+	}
+}

@@ -1,0 +1,44 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * kernel/cmdline.h - kernel command line parsing (portable, no hardware).
+ *
+ * The command line is a sequence of whitespace-separated "key=value" or bare
+ * "key" words, e.g. "selftest=all timer_model=push hz=1000 nohz=off".
+ * QEMU -append and GRUB multiboot2 both hand over only the arguments (no
+ * image path), so every word must be a known option.
+ */
+#ifndef KERNEL_CMDLINE_H
+#define KERNEL_CMDLINE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#define CMDLINE_STR_MAX	128	/* size of the string options, incl. NUL */
+
+enum timer_model {
+	TIMER_MODEL_PULL,
+	TIMER_MODEL_PUSH,
+	TIMER_MODEL_LOCAL,
+};
+
+struct boot_options {
+	/* "all" (default), "none", or a comma list checked by the runner */
+	char selftest[CMDLINE_STR_MAX];
+	enum timer_model timer_model;	/* default TIMER_MODEL_PULL */
+	unsigned int hz;		/* 100, 250 or 1000; default 250 */
+	bool nohz;			/* default true */
+	char scenario[CMDLINE_STR_MAX];	/* default "" (none) */
+	char trace[CMDLINE_STR_MAX];	/* default "" (none) */
+	unsigned int expect_cpus;	/* 0 = not given */
+	unsigned int expect_nodes;	/* 0 = not given */
+};
+
+typedef void (*cmdline_line_fn)(const char *line, void *arg);
+
+void cmdline_defaults(struct boot_options *out);
+int cmdline_parse(const char *line, struct boot_options *out,
+		  char *err, size_t errlen);
+void cmdline_help(cmdline_line_fn out, void *arg);
+const char *timer_model_name(enum timer_model model);
+
+#endif /* KERNEL_CMDLINE_H */

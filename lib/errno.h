@@ -1,0 +1,13 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * lib/errno.h - errno-like return codes for freestanding kernel code.
+ *
+ * Functions return 0 on success or one of these negated, e.g. -EINVAL.
+ */
+#ifndef LIB_ERRNO_H
+#define LIB_ERRNO_H
+
+#define EINVAL	22	/* invalid argument / malformed input */
+#define ERANGE	34	/* value out of range / overflow */
+
+#endif /* LIB_ERRNO_H */

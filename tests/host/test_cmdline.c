@@ -1,0 +1,243 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * tests/host/test_cmdline.c - kernel/cmdline.c.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "tests/host/registry.h"
+#include "kernel/cmdline.h"
+
+static struct boot_options opts;
+static char err[256];
+
+static int parse(const char *line)
+{
+	memset(&opts, 0x5a, sizeof(opts));	/* defaults must be filled */
+	memset(err, 'E', sizeof(err) - 1);
+	err[sizeof(err) - 1] = '\0';
+	return cmdline_parse(line, &opts, err, sizeof(err));
+}
+
+static void assert_defaults(const struct boot_options *o)
+{
+	ck_assert_str_eq(o->selftest, "all");
+	ck_assert_int_eq(o->timer_model, TIMER_MODEL_PULL);
+	ck_assert_uint_eq(o->hz, 250);
+	ck_assert(o->nohz);
+	ck_assert_str_eq(o->scenario, "");
+	ck_assert_str_eq(o->trace, "");
+	ck_assert_uint_eq(o->expect_cpus, 0);
+	ck_assert_uint_eq(o->expect_nodes, 0);
+}
+
+/* Expect failure with exactly @msg in err. */
+#define BAD(line, msg) do {						\
+	ck_assert_int_eq(parse(line), -1);				\
+	ck_assert_str_eq(err, msg);					\
+} while (0)
+
+START_TEST(test_defaults)
+{
+	struct boot_options d;
+
+	ck_assert_int_eq(parse(NULL), 0);
+	assert_defaults(&opts);
+	ck_assert_str_eq(err, "");
+	ck_assert_int_eq(parse(""), 0);
+	assert_defaults(&opts);
+	ck_assert_int_eq(parse("   \t \r\n "), 0);
+	assert_defaults(&opts);
+	cmdline_defaults(&d);
+	assert_defaults(&d);
+}
+END_TEST
+
+START_TEST(test_every_option)
+{
+	ck_assert_int_eq(parse("selftest=pmm,timer timer_model=push hz=1000 "
+			       "nohz=off scenario=ping trace=irq,sched "
+			       "expect_cpus=4 expect_nodes=2"), 0);
+	ck_assert_str_eq(err, "");
+	ck_assert_str_eq(opts.selftest, "pmm,timer");
+	ck_assert_int_eq(opts.timer_model, TIMER_MODEL_PUSH);
+	ck_assert_uint_eq(opts.hz, 1000);
+	ck_assert(!opts.nohz);
+	ck_assert_str_eq(opts.scenario, "ping");
+	ck_assert_str_eq(opts.trace, "irq,sched");
+	ck_assert_uint_eq(opts.expect_cpus, 4);
+	ck_assert_uint_eq(opts.expect_nodes, 2);
+
+	ck_assert_int_eq(parse("timer_model=local hz=100 selftest=none"), 0);
+	ck_assert_int_eq(opts.timer_model, TIMER_MODEL_LOCAL);
+	ck_assert_uint_eq(opts.hz, 100);
+	ck_assert_str_eq(opts.selftest, "none");
+	ck_assert_int_eq(parse("timer_model=pull hz=250 nohz=yes"), 0);
+	ck_assert_int_eq(opts.timer_model, TIMER_MODEL_PULL);
+	ck_assert_uint_eq(opts.hz, 250);
+	ck_assert(opts.nohz);
+	ck_assert_int_eq(parse("expect_cpus=0x10"), 0);
+	ck_assert_uint_eq(opts.expect_cpus, 16);
+}
+END_TEST
+
+START_TEST(test_syntax)
+{
+	ck_assert_int_eq(parse("  hz=100\t\tnohz=0   scenario=a=b  "), 0);
+	ck_assert_uint_eq(opts.hz, 100);
+	ck_assert(!opts.nohz);
+	ck_assert_str_eq(opts.scenario, "a=b");	/* split at first '=' */
+	/* last one wins */
+	ck_assert_int_eq(parse("hz=100 hz=1000 selftest=a selftest=b"), 0);
+	ck_assert_uint_eq(opts.hz, 1000);
+	ck_assert_str_eq(opts.selftest, "b");
+	/* bare nohz means on */
+	ck_assert_int_eq(parse("nohz=off nohz"), 0);
+	ck_assert(opts.nohz);
+	/* empty string options clear */
+	ck_assert_int_eq(parse("scenario=x scenario= trace="), 0);
+	ck_assert_str_eq(opts.scenario, "");
+	ck_assert_str_eq(opts.trace, "");
+}
+END_TEST
+
+START_TEST(test_unknown)
+{
+	BAD("foo", "cmdline: unknown option 'foo'");
+	BAD("hz=100 foo=bar", "cmdline: unknown option 'foo'");
+	ck_assert_uint_eq(opts.hz, 100);	/* parsed up to the error */
+	BAD("=5", "cmdline: unknown option ''");
+	BAD("HZ=100", "cmdline: unknown option 'HZ'");
+	BAD("hzz=100", "cmdline: unknown option 'hzz'");
+	BAD("h=100", "cmdline: unknown option 'h'");
+	BAD("/boot/kernel.elf hz=100",
+	    "cmdline: unknown option '/boot/kernel.elf'");
+}
+END_TEST
+
+START_TEST(test_bad_values)
+{
+	BAD("timer_model=bogus", "cmdline: bad value 'bogus' for timer_model "
+	    "(expected pull|push|local)");
+	BAD("timer_model=", "cmdline: bad value '' for timer_model "
+	    "(expected pull|push|local)");
+	BAD("timer_model=PUSH", "cmdline: bad value 'PUSH' for timer_model "
+	    "(expected pull|push|local)");
+	BAD("hz=300", "cmdline: bad value '300' for hz "
+	    "(expected 100|250|1000)");
+	BAD("hz=abc", "cmdline: bad value 'abc' for hz "
+	    "(expected 100|250|1000)");
+	BAD("hz=99999999999999999999", "cmdline: bad value "
+	    "'99999999999999999999' for hz (expected 100|250|1000)");
+	BAD("nohz=maybe", "cmdline: bad value 'maybe' for nohz "
+	    "(expected on|off)");
+	BAD("expect_cpus=0", "cmdline: bad value '0' for expect_cpus "
+	    "(expected N)");
+	BAD("expect_nodes=-1", "cmdline: bad value '-1' for expect_nodes "
+	    "(expected N)");
+	BAD("selftest=", "cmdline: bad value '' for selftest "
+	    "(expected all|none|NAME[,NAME...])");
+	BAD("hz", "cmdline: option hz needs a value "
+	    "(expected hz=100|250|1000)");
+	BAD("selftest", "cmdline: option selftest needs a value "
+	    "(expected selftest=all|none|NAME[,NAME...])");
+}
+END_TEST
+
+START_TEST(test_string_length)
+{
+	char line[300];
+	char val[200];
+
+	memset(val, 'a', sizeof(val));
+	val[CMDLINE_STR_MAX - 1] = '\0';	/* 127 chars: fits */
+	snprintf(line, sizeof(line), "trace=%s", val);
+	ck_assert_int_eq(parse(line), 0);
+	ck_assert_str_eq(opts.trace, val);
+
+	val[CMDLINE_STR_MAX - 1] = 'a';
+	val[CMDLINE_STR_MAX] = '\0';		/* 128 chars: too long */
+	snprintf(line, sizeof(line), "scenario=%s", val);
+	ck_assert_int_eq(parse(line), -1);
+	ck_assert_ptr_nonnull(strstr(err, "for scenario"));
+	ck_assert_str_eq(opts.scenario, "");
+}
+END_TEST
+
+START_TEST(test_err_buffer)
+{
+	char small[16];
+
+	ck_assert_int_eq(cmdline_parse("foo", &opts, NULL, 0), -1);
+	ck_assert_int_eq(cmdline_parse("foo", &opts, small, 0), -1);
+	ck_assert_int_eq(cmdline_parse("foo", &opts, small, sizeof(small)),
+			 -1);
+	ck_assert_str_eq(small, "cmdline: unknow");
+	ck_assert_int_eq(cmdline_parse("hz=100", &opts, small,
+				       sizeof(small)), 0);
+	ck_assert_str_eq(small, "");
+}
+END_TEST
+
+START_TEST(test_timer_model_name)
+{
+	ck_assert_str_eq(timer_model_name(TIMER_MODEL_PULL), "pull");
+	ck_assert_str_eq(timer_model_name(TIMER_MODEL_PUSH), "push");
+	ck_assert_str_eq(timer_model_name(TIMER_MODEL_LOCAL), "local");
+	ck_assert_str_eq(timer_model_name((enum timer_model)3), "?");
+	ck_assert_str_eq(timer_model_name((enum timer_model)-1), "?");
+}
+END_TEST
+
+struct help_acc {
+	int lines;
+	char seen[1024];
+};
+
+static void help_line(const char *line, void *arg)
+{
+	struct help_acc *h = arg;
+	const char *eq = strchr(line, '=');
+	const char *gap;
+
+	h->lines++;
+	ck_assert_msg(strncmp(line, "  ", 2) == 0 && line[2] != ' ',
+		      "'%s'", line);
+	ck_assert_ptr_nonnull(eq);
+	gap = strstr(eq, "  ");
+	ck_assert_ptr_nonnull(gap);
+	ck_assert_msg(strlen(gap + 2) > 0, "no help text: '%s'", line);
+	ck_assert(strchr(line, '\n') == NULL);
+	strncat(h->seen, line + 2, (size_t)(eq - line - 2));
+	strcat(h->seen, " ");
+}
+
+START_TEST(test_help)
+{
+	struct help_acc h = { 0, "" };
+
+	cmdline_help(help_line, &h);
+	ck_assert_int_eq(h.lines, 8);
+	ck_assert_str_eq(h.seen, "selftest timer_model hz nohz scenario "
+			 "trace expect_cpus expect_nodes ");
+}
+END_TEST
+
+static Suite *cmdline_suite(void)
+{
+	Suite *s = suite_create("cmdline");
+	TCase *tc = tcase_create("core");
+
+	tcase_add_test(tc, test_defaults);
+	tcase_add_test(tc, test_every_option);
+	tcase_add_test(tc, test_syntax);
+	tcase_add_test(tc, test_unknown);
+	tcase_add_test(tc, test_bad_values);
+	tcase_add_test(tc, test_string_length);
+	tcase_add_test(tc, test_err_buffer);
+	tcase_add_test(tc, test_timer_model_name);
+	tcase_add_test(tc, test_help);
+	suite_add_tcase(s, tc);
+	return s;
+}
+HOST_SUITE(cmdline_suite);
