@@ -1,0 +1,236 @@
+#!/usr/bin/env python3
+"""Test runner for `make test`: host unit tests (Check), the KTAP parser's unit tests,
+and a matrix of QEMU boots through tools/boot.  Last line: "N passed, N failed[, N skipped]".
+Exit 0 iff nothing failed."""
+import argparse
+import concurrent.futures
+import os
+import re
+import subprocess
+import sys
+import time
+import unittest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+sys.path.insert(0, HERE)
+import ktap  # noqa: E402
+
+BOOT = os.path.join(ROOT, "tools", "boot")
+LOGDIR = os.path.join(ROOT, "build", "test-logs")
+OK_LINES = [r"^KTAP version 1$"]
+
+# name, tools/boot arguments, expected exit status, regexes each of which some line must match
+MATRIX = [
+    ("smp1", ["--smp", "1"], 0, OK_LINES),
+    ("smp2", ["--smp", "2"], 0, OK_LINES),
+    ("smp4-2n", ["--smp", "4", "--numa", "0-1:2-3"], 0, OK_LINES),
+    ("smp8-2n-interleaved", ["--smp", "8", "--numa", "0,2,4,6:1,3,5,7"], 0, OK_LINES),
+    ("iso-smp8-2n", ["--iso", "--smp", "8", "--numa", "0-3:4-7"], 0, OK_LINES),
+    ("bad-option", ["--cmdline", "timer_model=bogus"], 1, [r"cmdline: "]),
+    ("panic-demo", ["--cmdline", "selftest=panic_demo"], 2, [r"CR2", r"PANIC"]),
+]
+
+CHECK_RE = re.compile(r"^(.*?):(-?\d+):([PFE]):([^:]*):([^:]+):(\d+):\s?(.*)$")
+
+
+class Tally:
+    def __init__(self):
+        self.passed, self.failed, self.skipped = [], [], []
+        self.details = {}       # failed name -> text to show
+
+    def add(self, name, status, detail=None):
+        {"pass": self.passed, "fail": self.failed, "skip": self.skipped}[status].append(name)
+        if status == "fail" and detail:
+            self.details[name] = detail
+
+
+def run_host(binary, tally):
+    name = os.path.basename(binary)
+    env = dict(os.environ, CK_VERBOSITY="verbose")
+    t0 = time.monotonic()
+    try:
+        p = subprocess.run([binary], env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                           stdin=subprocess.DEVNULL, timeout=900)
+        out, rc = p.stdout.decode("utf-8", "replace"), p.returncode
+    except subprocess.TimeoutExpired as e:
+        out, rc = (e.stdout or b"").decode("utf-8", "replace") + "\n[timeout]\n", -9
+    except OSError as e:
+        out, rc = "cannot run %s: %s\n" % (binary, e), 127
+    n = {"P": 0, "F": 0, "E": 0}
+    for line in out.splitlines():
+        m = CHECK_RE.match(line.strip())
+        if not m:
+            continue
+        kind, tcase, test, it, msg = m.group(3), m.group(4), m.group(5), int(m.group(6)), m.group(7)
+        tname = "host/%s/%s/%s%s" % (name, tcase, test, "[%d]" % it if it else "")
+        n[kind] += 1
+        if kind == "P":
+            tally.add(tname, "pass")
+        else:
+            tally.add(tname, "fail", line.strip())
+    if rc != 0 and n["F"] + n["E"] == 0:
+        tally.add("host/%s" % name, "fail",
+                  "exit status %d, no failure lines parsed; last output:\n%s" %
+                  (rc, "\n".join(out.splitlines()[-30:])))
+    print("host %s: %d passed, %d failed, exit %d, %.1fs" %
+          (name, n["P"], n["F"] + n["E"], rc, time.monotonic() - t0), flush=True)
+
+
+def run_ktap_unittests(tally):
+    class R(unittest.TextTestResult):
+        pass
+    suite = unittest.defaultTestLoader.loadTestsFromName("test_ktap")
+
+    def walk(s):
+        for t in s:
+            if isinstance(t, unittest.TestSuite):
+                yield from walk(t)
+            else:
+                yield t
+    ids = [t.id() for t in walk(suite)]    # before run(): running empties the suite
+    import io
+    buf = io.StringIO()
+    res = unittest.TextTestRunner(stream=buf, verbosity=0, resultclass=R).run(suite)
+    bad = {}
+    for t, tb in res.failures + res.errors:
+        bad[t.id()] = tb
+    n = 0
+    for tid in ids:
+        n += 1
+        name = "ktap-unittest/" + tid.split(".")[-1]
+        if tid in bad:
+            tally.add(name, "fail", bad[tid])
+        else:
+            tally.add(name, "pass")
+    print("ktap parser unit tests: %d run, %d failed" % (n, len(bad)), flush=True)
+
+
+def boot_one(entry, accel, timeout, kernel=None):
+    name, args, expect, required = entry
+    cmd = [sys.executable, BOOT, "--accel", accel, "--timeout", str(timeout)] + args
+    if kernel:
+        cmd += ["--kernel", kernel]
+    t0 = time.monotonic()
+    try:
+        p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                           stdin=subprocess.DEVNULL, timeout=timeout + 120)
+        out, err, rc = p.stdout, p.stderr, p.returncode
+    except subprocess.TimeoutExpired as e:
+        out, err, rc = e.stdout or b"", (e.stderr or b"") + b"run_tests: tools/boot hung\n", 124
+    out = out.decode("utf-8", "replace")
+    err = err.decode("utf-8", "replace")
+    return name, args, expect, required, rc, out, err, time.monotonic() - t0
+
+
+def judge_boot(res, tally):
+    name, args, expect, required, rc, out, err, secs = res
+    os.makedirs(LOGDIR, exist_ok=True)
+    log = os.path.join(LOGDIR, name + ".log")
+    with open(log, "w") as f:
+        f.write(out)
+    with open(os.path.join(LOGDIR, name + ".stderr.log"), "w") as f:
+        f.write(err)
+    m = re.search(r"^boot: accel=(\w+)", err, re.M)
+    accel = m.group(1) if m else "?"
+    lines = [ktap.clean_line(l) for l in out.splitlines()]
+    problems = []
+    if rc != expect:
+        problems.append("exit status %d, expected %d" % (rc, expect))
+    for rx in required:
+        if not any(re.search(rx, l) for l in lines):
+            problems.append("no line matches /%s/" % rx)
+    ncases = 0
+    case_failed = []
+    if expect == 0:
+        k = ktap.parse(lines)
+        problems += ["KTAP: " + e for e in k.errors]
+        for suite, c in k.cases():
+            ncases += 1
+            cname = "%s/%s/%s" % (name, suite, c.name)
+            tally.add(cname, c.status)
+            if c.status == "fail":
+                case_failed.append(cname)
+    tail = "--- last 30 lines of %s ---\n%s" % (os.path.relpath(log, ROOT),
+                                                "\n".join(out.splitlines()[-30:]))
+    stderr_tail = "\n".join(l for l in err.splitlines() if not l.startswith("boot: accel="))
+    if stderr_tail:
+        tail += "\n--- stderr ---\n" + stderr_tail
+    if problems:
+        tally.add(name + "/boot", "fail", "; ".join(problems) + "\n" + tail)
+    else:
+        tally.add(name + "/boot", "pass")
+        if case_failed:     # show the log once per boot
+            tally.details[case_failed[0]] = tail
+    print("boot %s: exit %d (expected %d), %d cases, accel=%s, %.1fs%s" %
+          (name, rc, expect, ncases, accel, secs,
+           "" if not problems else " -- FAIL: " + "; ".join(problems)), flush=True)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("--host", action="append", default=[], metavar="BIN",
+                    help="a Check host test binary to run (repeatable)")
+    ap.add_argument("--only", action="append", default=[], metavar="NAME",
+                    help="boot only these matrix entries (repeatable)")
+    ap.add_argument("--accel", default="auto", choices=["auto", "kvm", "tcg"])
+    ap.add_argument("--timeout", type=float, default=120, help="per-boot timeout (s)")
+    ap.add_argument("--jobs", "-j", type=int, default=2, help="parallel boots (default 2)")
+    ap.add_argument("--kernel", help="kernel image for tools/boot (default build/kernel.bin)")
+    ap.add_argument("--no-boot", action="store_true", help="skip the boot matrix")
+    ap.add_argument("--list", action="store_true", help="list the boot matrix and exit")
+    a = ap.parse_args()
+
+    if a.list:
+        for name, args, expect, required in MATRIX:
+            print("%-22s exit %d  %s" % (name, expect, " ".join(args)))
+        return 0
+    names = [e[0] for e in MATRIX]
+    for n in a.only:
+        if n not in names:
+            print("run_tests: unknown matrix entry %r (have: %s)" % (n, ", ".join(names)),
+                  file=sys.stderr)
+            return 2
+    tally = Tally()
+    run_ktap_unittests(tally)
+    for b in a.host:
+        run_host(b, tally)
+
+    if not a.no_boot:
+        entries = [e for e in MATRIX if not a.only or e[0] in a.only]
+        accel = a.accel
+        if accel == "auto":     # probe once, before the parallel boots
+            try:
+                accel = subprocess.run([sys.executable, BOOT, "--print-accel", "--accel", "auto"] +
+                                       (["--kernel", a.kernel] if a.kernel else []),
+                                       stdout=subprocess.PIPE, stdin=subprocess.DEVNULL,
+                                       text=True, timeout=120).stdout.strip() or "tcg"
+            except subprocess.TimeoutExpired:
+                accel = "tcg"
+            if accel not in ("kvm", "tcg"):
+                accel = "tcg"
+        with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, a.jobs)) as ex:
+            futs = [ex.submit(boot_one, e, accel, a.timeout, a.kernel) for e in entries]
+            for f in futs:          # results printed in matrix order
+                judge_boot(f.result(), tally)
+
+    if tally.failed:
+        print("\nFAILED:")
+        for n in tally.failed:
+            print("  " + n)
+        shown = set()
+        for n in tally.failed:
+            d = tally.details.get(n)
+            if d and d not in shown:
+                shown.add(d)
+                print("\n=== %s ===\n%s" % (n, d))
+        print()
+    summary = "%d passed, %d failed" % (len(tally.passed), len(tally.failed))
+    if tally.skipped:
+        summary += ", %d skipped" % len(tally.skipped)
+    print(summary, flush=True)
+    return 0 if not tally.failed else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
