@@ -36,12 +36,3 @@ void uart_putc(char c)
 			break;
 	outb(COM1, (unsigned char)c);
 }
-
-void uart_write(const char *s, unsigned long len)
-{
-	for (unsigned long i = 0; i < len; i++) {
-		if (s[i] == '\n')
-			uart_putc('\r');
-		uart_putc(s[i]);
-	}
-}

@@ -4,6 +4,5 @@
 
 void uart_init(void);
 void uart_putc(char c);
-void uart_write(const char *s, unsigned long len);
 
 #endif

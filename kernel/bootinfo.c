@@ -300,7 +300,8 @@ static int parse_mb2(struct parse_ctx *c, uint64_t info_phys)
 		return fail(c, "bootinfo: multiboot2 info at 0x%llx (total_size %u) is outside mapped memory",
 			    (unsigned long long)info_phys, total);
 
-	for (off = MB2_HDR_SIZE;; ) {
+	off = MB2_HDR_SIZE;
+	for (;;) {
 		const uint8_t *tag = info + off;
 		uint32_t type, size;
 

@@ -15,9 +15,10 @@
 #include "kernel/printk.h"
 #include "lib/string.h"
 
-#define GIB		(1ULL << 30)
-/* Bitmap for the page allocator: one bit per 4 KiB page, 64 GiB at most. */
-#define PMM_MAX_BYTES	(64 * GIB / PAGE_SIZE / 8)
+#define GIB		(1UL << 30)
+#define PMM_MAX_PHYS	(64 * GIB)
+/* Bitmap for the page allocator: one bit per 4 KiB page below PMM_MAX_PHYS. */
+#define PMM_MAX_BYTES	(PMM_MAX_PHYS / PAGE_SIZE / 8)
 
 struct bootinfo boot_info;
 struct boot_options boot_opts;
@@ -62,6 +63,22 @@ static void strip_image_path(struct bootinfo *bi)
 	memmove(bi->cmdline, p, strlen(p) + 1);
 }
 
+/*
+ * Options whose machinery is not built yet are refused, not ignored: a user
+ * asking for a scenario, a trace or a topology check must not get a run
+ * that silently did none of it.
+ */
+static void check_unbuilt_options(const struct boot_options *o)
+{
+	if (o->scenario[0])
+		fail_boot("scenario: unknown scenario (none is built yet)");
+	if (o->trace[0])
+		fail_boot("trace: unknown trace event (none is built yet)");
+	if (o->expect_cpus || o->expect_nodes)
+		fail_boot("cmdline: expect_cpus/expect_nodes need SMP "
+			  "bring-up, which is not built yet");
+}
+
 static uint64_t usable_top(const struct bootinfo *bi)
 {
 	uint64_t top = 0;
@@ -73,17 +90,38 @@ static uint64_t usable_top(const struct bootinfo *bi)
 	return top;
 }
 
+static void pmm_warn_printk(const char *msg)
+{
+	printk("%s\n", msg);
+}
+
+/*
+ * The page allocator and the direct map cover RAM below PMM_MAX_PHYS; RAM
+ * above it is left unused (said once), so every page handed out is mapped.
+ */
 static void mm_init(void)
 {
+	static struct mem_region clipped[BOOTINFO_MAX_REGIONS];
 	uint64_t top = usable_top(&boot_info);
+	unsigned n = 0;
 	int err;
 
-	if (top > 64 * GIB) {
-		printk("mm: using the first 64 GiB of %lu MiB\n", top >> 20);
-		top = 64 * GIB;
+	if (top > PMM_MAX_PHYS)
+		printk("mm: using the first %lu GiB of %lu MiB\n",
+		       PMM_MAX_PHYS / GIB, top >> 20);
+	for (unsigned i = 0; i < boot_info.nregions; i++) {
+		struct mem_region r = boot_info.regions[i];
+
+		if (r.base >= PMM_MAX_PHYS)
+			continue;
+		if (r.len > PMM_MAX_PHYS - r.base)
+			r.len = PMM_MAX_PHYS - r.base;
+		clipped[n++] = r;
 	}
-	err = pmm_init(boot_info.regions, boot_info.nregions,
-		       (uint64_t)__kernel_phys_start,
+	if (top > PMM_MAX_PHYS)
+		top = PMM_MAX_PHYS;
+	pmm_warn = pmm_warn_printk;
+	err = pmm_init(clipped, n, (uint64_t)__kernel_phys_start,
 		       kernel_virt_to_phys(__kernel_end), pmm_bitmap,
 		       sizeof(pmm_bitmap));
 	if (err)
@@ -117,6 +155,7 @@ void kmain(uint32_t magic, uint32_t info_phys)
 	}
 	if (ktest_validate(boot_opts.selftest))
 		debug_exit(EXIT_FAIL);
+	check_unbuilt_options(&boot_opts);
 
 	mm_init();
 	printk("# boot proto=multiboot%d cmdline=\"%s\" free_kib=%lu\n",

@@ -1,23 +1,24 @@
 /*
- * printk: format into a line buffer with lib/printf's vsnprintf, then write
- * it out in one piece so that a line is never interleaved mid-way (once
- * SMP lands, the write is where the console lock goes).
+ * printk: stream the formatted text straight to the UART through
+ * lib/printf's callback core, so no line is ever cut at a buffer size.
+ * Once SMP lands, the console lock is taken around the whole call so that
+ * lines from different CPUs never interleave.
  */
 #include "kernel/printk.h"
 #include "drivers/uart.h"
 #include "lib/printf.h"
 
-#define PRINTK_BUF	512
+static void console_out(char c, void *arg)
+{
+	(void)arg;
+	if (c == '\n')
+		uart_putc('\r');
+	uart_putc(c);
+}
 
 int vprintk(const char *fmt, va_list ap)
 {
-	char buf[PRINTK_BUF];
-	int n = vsnprintf(buf, sizeof(buf), fmt, ap);
-	unsigned long len = n < 0 ? 0 :
-			    n >= PRINTK_BUF ? PRINTK_BUF - 1 : (unsigned long)n;
-
-	uart_write(buf, len);
-	return (int)len;
+	return vcbprintf(console_out, 0, fmt, ap);
 }
 
 int printk(const char *fmt, ...)

@@ -27,8 +27,24 @@ MATRIX = [
     ("smp4-2n", ["--smp", "4", "--numa", "0-1:2-3"], 0, OK_LINES),
     ("smp8-2n-interleaved", ["--smp", "8", "--numa", "0,2,4,6:1,3,5,7"], 0, OK_LINES),
     ("iso-smp8-2n", ["--iso", "--smp", "8", "--numa", "0-3:4-7"], 0, OK_LINES),
-    ("bad-option", ["--cmdline", "timer_model=bogus"], 1, [r"cmdline: "]),
-    ("panic-demo", ["--cmdline", "selftest=panic_demo"], 2, [r"CR2", r"PANIC"]),
+    # RAM above 4 GiB: the direct map and page allocator past the MMIO hole.
+    ("mem5g-smp2", ["--smp", "2", "--mem", "5G"], 0, OK_LINES + [r"free_kib=5\d{6}"]),
+    ("iso-panic-demo", ["--iso", "--cmdline", "selftest=panic_demo"], 2,
+     [r"CR2: .*not present, write", r"Call trace", r"PANIC"]),
+    # tools/boot's own contract: a guest that never exits is cut at
+    # --timeout with 124 (-S freezes the CPUs); bad topology arguments are
+    # refused before QEMU starts with 64.
+    ("boot-timeout", ["--timeout", "2", "--", "-S"], 124, []),
+    ("boot-cpu-in-two-nodes", ["--smp", "4", "--numa", "0-2:2-3"], 64, []),
+    ("boot-cpu-outside-smp", ["--smp", "4", "--numa", "0-1:2-4"], 64, []),
+    ("unknown-suite", ["--cmdline", "selftest=boot,nosuch"], 1,
+     [r"selftest: unknown suite 'nosuch'"]),
+    ("bad-option", ["--cmdline", "timer_model=bogus"], 1,
+     [r"cmdline: bad value 'bogus' for timer_model"]),
+    ("unknown-option", ["--cmdline", "frobnicate=1"], 1,
+     [r"cmdline: unknown option 'frobnicate"]),
+    ("panic-demo", ["--cmdline", "selftest=panic_demo"], 2,
+     [r"CR2: .*not present, write", r"Call trace", r"PANIC"]),
 ]
 
 CHECK_RE = re.compile(r"^(.*?):(-?\d+):([PFE]):([^:]*):([^:]+):(\d+):\s?(.*)$")
