@@ -7,6 +7,7 @@
 #include "arch/x86_64/trap.h"
 #include "arch/x86_64/cpu.h"
 #include "arch/x86_64/gdt.h"
+#include "arch/x86_64/paging.h"
 #include "kernel/mm.h"
 #include "kernel/panic.h"
 #include "kernel/printk.h"
@@ -90,11 +91,18 @@ unsigned trap_expected_hits(void)
 	return expect_hits;
 }
 
-/* A frame pointer is followed only while it points into the kernel image. */
+/*
+ * A frame pointer is followed only while it points into the kernel image
+ * and its two words are mapped: after a stack overflow it may point into a
+ * guard page, and a fault inside the #DF handler would be a triple fault.
+ */
 static int plausible_frame(uint64_t rbp)
 {
+	int level;
+
 	return rbp >= (uint64_t)__text_start && rbp < (uint64_t)__kernel_end &&
-	       !(rbp & 7);
+	       !(rbp & 7) && paging_lookup((const void *)rbp, &level) &&
+	       paging_lookup((const void *)(rbp + 8), &level);
 }
 
 void dump_stack_from(uint64_t rbp)

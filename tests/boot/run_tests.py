@@ -29,6 +29,9 @@ MATRIX = [
     ("iso-smp8-2n", ["--iso", "--smp", "8", "--numa", "0-3:4-7"], 0, OK_LINES),
     # RAM above 4 GiB: the direct map and page allocator past the MMIO hole.
     ("mem5g-smp2", ["--smp", "2", "--mem", "5G"], 0, OK_LINES + [r"free_kib=5\d{6}"]),
+    # A real overflow: #PF cannot push onto the guard page, #DF on IST1 must dump.
+    ("stack-overflow-demo", ["--cmdline", "selftest=stack_overflow_demo"], 2,
+     [r"vector 8 \(#DF double fault\)", r"PANIC: unhandled exception 8"]),
     ("iso-panic-demo", ["--iso", "--cmdline", "selftest=panic_demo"], 2,
      [r"CR2: .*not present, write", r"Call trace", r"PANIC"]),
     # tools/boot's own contract: a guest that never exits is cut at

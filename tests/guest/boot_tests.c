@@ -164,3 +164,34 @@ static const struct ktest_case panic_cases[] = {
 };
 KTEST_SUITE(panic_suite, .name = "panic_demo", .cases = panic_cases,
 	    .ncases = 1, .explicit_only = true);
+
+/*
+ * stack_overflow_demo: unbounded recursion runs the boot stack into its
+ * guard page; the #PF cannot push its frame there, so the CPU raises #DF,
+ * which runs on its IST stack and must print the dump and exit 2 instead
+ * of triple-faulting.  Only run when named.
+ */
+static volatile unsigned recurse_limit = ~0U;
+
+static unsigned recurse(unsigned n)
+{
+	volatile char pad[256];
+
+	pad[0] = (char)n;
+	if (n == recurse_limit)
+		return 0;
+	/* Use pad after the call so the compiler cannot make it a loop. */
+	return recurse(n + 1) + pad[0];
+}
+
+static void recursion_hits_guard_page(struct ktest *t)
+{
+	ktest_fail(t, __FILE__, __LINE__, "recursion returned %u",
+		   recurse(0));
+}
+
+static const struct ktest_case overflow_cases[] = {
+	KTEST_CASE(recursion_hits_guard_page),
+};
+KTEST_SUITE(overflow_suite, .name = "stack_overflow_demo",
+	    .cases = overflow_cases, .ncases = 1, .explicit_only = true);
