@@ -5,6 +5,7 @@
 #include "arch/x86_64/gdt.h"
 #include "arch/x86_64/paging.h"
 #include "arch/x86_64/trap.h"
+#include "arch/x86_64/tsc.h"
 #include "drivers/debugexit.h"
 #include "drivers/uart.h"
 #include "kernel/boot.h"
@@ -161,6 +162,12 @@ void kmain(uint32_t magic, uint32_t info_phys)
 	printk("# boot proto=multiboot%d cmdline=\"%s\" free_kib=%lu\n",
 	       boot_info.proto, boot_info.cmdline,
 	       (unsigned long)(pmm_free_pages() * (PAGE_SIZE / 1024)));
+
+	if (tsc_calibrate())
+		panic("clock: PIT channel 2 never signalled, cannot calibrate "
+		      "the TSC");
+	printk("# clock source=tsc calibrated_by=pit tsc_khz=%lu\n",
+	       tsc_hz() / 1000);
 
 	failed = ktest_run(boot_opts.selftest);
 	debug_exit(failed ? EXIT_FAIL : EXIT_PASS);
