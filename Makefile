@@ -19,7 +19,9 @@ KLDFLAGS := -n -nostdlib -T linker.ld -z max-page-size=4096 \
 
 KSRCS := $(wildcard boot/*.S arch/x86_64/*.S) \
 	$(wildcard arch/x86_64/*.c kernel/*.c drivers/*.c lib/*.c \
-		timer/*.c tests/guest/*.c)
+		tests/guest/*.c)
+# timer/ joins the kernel when its kernel-side timer_env.h exists (issue 5);
+# until then it is built and tested on the host only.
 KOBJS := $(patsubst %,$(BUILD)/k/%.o,$(KSRCS))
 
 .PHONY: all kernel iso test run host-tests clean

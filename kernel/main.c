@@ -14,6 +14,7 @@
 #include "kernel/panic.h"
 #include "kernel/pmm.h"
 #include "kernel/printk.h"
+#include "kernel/topology.h"
 #include "lib/string.h"
 
 #define GIB		(1UL << 30)
@@ -66,8 +67,8 @@ static void strip_image_path(struct bootinfo *bi)
 
 /*
  * Options whose machinery is not built yet are refused, not ignored: a user
- * asking for a scenario, a trace or a topology check must not get a run
- * that silently did none of it.
+ * asking for a scenario or a trace must not get a run that silently did
+ * none of it.
  */
 static void check_unbuilt_options(const struct boot_options *o)
 {
@@ -75,9 +76,6 @@ static void check_unbuilt_options(const struct boot_options *o)
 		fail_boot("scenario: unknown scenario (none is built yet)");
 	if (o->trace[0])
 		fail_boot("trace: unknown trace event (none is built yet)");
-	if (o->expect_cpus || o->expect_nodes)
-		fail_boot("cmdline: expect_cpus/expect_nodes need SMP "
-			  "bring-up, which is not built yet");
 }
 
 static uint64_t usable_top(const struct bootinfo *bi)
@@ -163,6 +161,8 @@ void kmain(uint32_t magic, uint32_t info_phys)
 	       boot_info.proto, boot_info.cmdline,
 	       (unsigned long)(pmm_free_pages() * (PAGE_SIZE / 1024)));
 
+	if (topology_init())
+		debug_exit(EXIT_FAIL);
 	if (tsc_calibrate())
 		panic("clock: PIT channel 2 never signalled, cannot calibrate "
 		      "the TSC");

@@ -22,11 +22,27 @@ OK_LINES = [r"^KTAP version 1$"]
 
 # name, tools/boot arguments, expected exit status, regexes each of which some line must match
 MATRIX = [
-    ("smp1", ["--smp", "1"], 0, OK_LINES),
-    ("smp2", ["--smp", "2"], 0, OK_LINES),
-    ("smp4-2n", ["--smp", "4", "--numa", "0-1:2-3"], 0, OK_LINES),
-    ("smp8-2n-interleaved", ["--smp", "8", "--numa", "0,2,4,6:1,3,5,7"], 0, OK_LINES),
-    ("iso-smp8-2n", ["--iso", "--smp", "8", "--numa", "0-3:4-7"], 0, OK_LINES),
+    # --expect-topology: the guest's topology suite checks ACPI's CPU and
+    # node counts against what QEMU was asked for.
+    ("smp1", ["--smp", "1", "--expect-topology"], 0, OK_LINES),
+    ("smp2", ["--smp", "2", "--expect-topology"], 0, OK_LINES),
+    ("smp3-odd", ["--smp", "3", "--numa", "0,2:1", "--expect-topology"], 0, OK_LINES),
+    ("smp4-2n", ["--smp", "4", "--numa", "0-1:2-3", "--expect-topology"], 0, OK_LINES),
+    ("smp8-2n-interleaved", ["--smp", "8", "--numa", "0,2,4,6:1,3,5,7",
+                             "--expect-topology"], 0,
+     OK_LINES + [r"# acpi_cpu index=1 apic=1 node=1", r"# acpi_cpu index=2 apic=2 node=0"]),
+    ("smp16-4n-smt2", ["--smp", "16,sockets=4,cores=2,threads=2", "--numa",
+                       "0-3:4-7:8-11:12-15", "--expect-topology"], 0, OK_LINES),
+    ("smp64-8n", ["--smp", "64", "--numa",
+                  ":".join("%d-%d" % (8 * n, 8 * n + 7) for n in range(8)),
+                  "--expect-topology", "--mem", "512M"], 0,
+     OK_LINES + [r"# acpi cpus=64 nodes=8 srat=yes"]),
+    ("iso-smp8-2n", ["--iso", "--smp", "8", "--numa", "0-3:4-7", "--expect-topology"], 0,
+     OK_LINES),
+    # The topology check must be able to fail.
+    ("topology-mismatch", ["--smp", "4", "--cmdline", "expect_cpus=5 expect_nodes=2"], 1,
+     [r"not ok \d+ cpu_count_matches_command_line",
+      r"not ok \d+ node_count_matches_command_line"]),
     # RAM above 4 GiB: the direct map and page allocator past the MMIO hole.
     ("mem5g-smp2", ["--smp", "2", "--mem", "5G"], 0, OK_LINES + [r"free_kib=5\d{6}"]),
     # A real overflow: #PF cannot push onto the guard page, #DF on IST1 must dump.
