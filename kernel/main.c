@@ -3,7 +3,9 @@
  * the boot stack with the loader's magic and boot-information address.
  */
 #include "arch/x86_64/gdt.h"
+#include "arch/x86_64/lapic.h"
 #include "arch/x86_64/paging.h"
+#include "arch/x86_64/smp.h"
 #include "arch/x86_64/trap.h"
 #include "arch/x86_64/tsc.h"
 #include "drivers/debugexit.h"
@@ -168,6 +170,10 @@ void kmain(uint32_t magic, uint32_t info_phys)
 		      "the TSC");
 	printk("# clock source=tsc calibrated_by=pit tsc_khz=%lu\n",
 	       tsc_hz() / 1000);
+
+	lapic_init(acpi_topo.lapic_phys);
+	lapic_enable();
+	smp_boot_aps();
 
 	failed = ktest_run(boot_opts.selftest);
 	debug_exit(failed ? EXIT_FAIL : EXIT_PASS);

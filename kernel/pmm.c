@@ -295,6 +295,40 @@ uint64_t pmm_alloc_page(void)
  *
  * Context: caller serialises against all other pmm calls.
  */
+static bool frame_free(uint64_t pfn)
+{
+	return bitmap[pfn / BITS_PER_WORD] & (1ULL << (pfn % BITS_PER_WORD));
+}
+
+/**
+ * pmm_alloc_contig - allocate @npages physically contiguous pages
+ * @npages: number of pages, at least 1
+ *
+ * First fit from the lowest address.  Free each page with pmm_free_page().
+ *
+ * Return: physical address of the first page, or 0 when no run is free.
+ */
+uint64_t pmm_alloc_contig(uint64_t npages)
+{
+	uint64_t run = 0;
+
+	if (!npages || npages > nfree)
+		return 0;
+	for (uint64_t pfn = hint * BITS_PER_WORD; pfn < nframes; pfn++) {
+		run = frame_free(pfn) ? run + 1 : 0;
+		if (run == npages) {
+			uint64_t first = pfn + 1 - npages;
+
+			for (uint64_t f = first; f <= pfn; f++)
+				bitmap[f / BITS_PER_WORD] &=
+					~(1ULL << (f % BITS_PER_WORD));
+			nfree -= npages;
+			return first << PAGE_SHIFT;
+		}
+	}
+	return 0;
+}
+
 void pmm_free_page(uint64_t pa)
 {
 	uint64_t pfn = pa >> PAGE_SHIFT, w = pfn / BITS_PER_WORD;

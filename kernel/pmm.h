@@ -32,6 +32,7 @@ size_t pmm_bitmap_bytes(const struct mem_region *r, unsigned n);
 int pmm_init(const struct mem_region *r, unsigned n, uint64_t reserve_lo,
 	     uint64_t reserve_hi, void *bitmap_storage, size_t storage_bytes);
 uint64_t pmm_alloc_page(void);
+uint64_t pmm_alloc_contig(uint64_t npages);
 void pmm_free_page(uint64_t pa);
 uint64_t pmm_free_pages(void);
 

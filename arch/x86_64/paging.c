@@ -131,6 +131,14 @@ int paging_init(uint64_t phys_top)
 	return 0;
 }
 
+int paging_map_low_exec(uint64_t pa)
+{
+	int err = map_4k(pa, pa, 0);
+
+	invlpg((const void *)pa);
+	return err;
+}
+
 uint64_t paging_lookup(const void *p, int *level)
 {
 	uint64_t va = (uint64_t)p;

@@ -25,6 +25,12 @@ void paging_register_guard(const void *va);
  */
 int paging_init(uint64_t phys_top);
 
+/*
+ * Identity-map the page at @pa (below 1 MiB) read-only and executable, for
+ * the AP trampoline, which runs there while it turns paging on.
+ */
+int paging_map_low_exec(uint64_t pa);
+
 /* Leaf entry that maps @va, and its level (1 = 4 KiB, 2 = 2 MiB); 0 if none. */
 uint64_t paging_lookup(const void *va, int *level);
 

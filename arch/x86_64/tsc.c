@@ -1,70 +1,121 @@
 /*
  * TSC calibration against PIT channel 2 (Intel 8254 data sheet; the
- * channel 2 gate and OUT2 are bits 0 and 5 of port 0x61 on PCs).  Mode 0
- * counts down once from the loaded value at 1.193182 MHz and raises OUT2
- * at zero, so the TSC ticks between loading and OUT2 give the rate.  The
- * best (shortest) of a few windows is taken: an interruption or a host
- * preemption only ever makes a window look longer.
+ * channel 2 gate is bit 0 of port 0x61 on PCs).  Channel 2 counts down
+ * from 0xffff at 1.193182 MHz in mode 0.  Each sample latches the counter
+ * between two TSC reads; the pair is trusted only when those reads are
+ * close together, so a vCPU preempted by the host (or an SMI) in the middle
+ * of a sample is detected and the sample retaken, instead of silently
+ * stretching the window.  The rate is then (TSC delta) / (PIT delta) over
+ * a ~20 ms window, as good as the bracket width allows.
  */
 #include "arch/x86_64/tsc.h"
 #include "arch/x86_64/cpu.h"
 
-#define PIT_HZ		1193182ULL
+#define PIT_HZ		PIT_TICK_HZ
 #define PIT_CH2		0x42
 #define PIT_CMD		0x43
 #define PIT_CMD_CH2_MODE0 0xB0	/* channel 2, lobyte/hibyte, mode 0, binary */
+#define PIT_CMD_CH2_LATCH 0x80	/* counter latch, channel 2 */
 #define PORT_61		0x61
 #define P61_GATE2	0x01
 #define P61_SPEAKER	0x02
-#define P61_OUT2	0x20
-#define CALIB_US	10000
-#define CALIB_ROUNDS	5
-/* Bound on the OUT2 poll: far more port reads than a 55 ms window needs. */
-#define PIT_SPINS	50000000UL
+#define PIT_MAX_COUNT	0xffff
+#define CALIB_PIT_TICKS	23864	/* 20 ms */
+/* Bound on retries and on the spin to the end of the window. */
+#define SAMPLE_TRIES	1000
+#define WINDOW_SPINS	100000000UL
 
 static uint64_t tsc_rate;
 static uint64_t tsc_base;
 /* ns = (ticks * ns_mult) >> 32 */
 static uint64_t ns_mult;
 
-uint64_t pit_wait_tsc(unsigned us)
-{
-	uint64_t count = PIT_HZ * us / 1000000;
-	uint64_t t0, t1;
-	uint8_t p61;
+struct pit_sample {
+	uint64_t tsc;		/* midpoint of the bracketing TSC reads */
+	uint64_t width;		/* TSC ticks between them */
+	unsigned count;		/* PIT counter value */
+};
 
-	if (count == 0 || count > 0xffff)
-		return 0;
-	p61 = inb(PORT_61);
-	outb(PORT_61, (p61 & ~P61_SPEAKER) | P61_GATE2);
-	outb(PIT_CMD, PIT_CMD_CH2_MODE0);
-	outb(PIT_CH2, count & 0xff);
-	t0 = rdtsc();
-	outb(PIT_CH2, count >> 8);	/* counting starts on the high byte */
-	for (unsigned long i = 0; i < PIT_SPINS; i++) {
-		if (inb(PORT_61) & P61_OUT2) {
-			t1 = rdtsc();
-			outb(PORT_61, p61);
-			return t1 - t0;
+static unsigned pit_read_count(void)
+{
+	unsigned lo, hi;
+
+	outb(PIT_CMD, PIT_CMD_CH2_LATCH);
+	lo = inb(PIT_CH2);
+	hi = inb(PIT_CH2);
+	return lo | hi << 8;
+}
+
+/* The narrowest of a few bracketed samples. */
+static struct pit_sample pit_sample(void)
+{
+	struct pit_sample best = { .width = ~0ULL };
+
+	for (int i = 0; i < 8; i++) {
+		uint64_t t0 = rdtsc();
+		unsigned c = pit_read_count();
+		uint64_t t1 = rdtsc();
+
+		if (t1 - t0 < best.width) {
+			best.width = t1 - t0;
+			best.tsc = t0 + (t1 - t0) / 2;
+			best.count = c;
 		}
 	}
-	outb(PORT_61, p61);
+	return best;
+}
+
+static void pit_start(void)
+{
+	uint8_t p61 = inb(PORT_61);
+
+	outb(PORT_61, (p61 & ~P61_SPEAKER) | P61_GATE2);
+	outb(PIT_CMD, PIT_CMD_CH2_MODE0);
+	outb(PIT_CH2, PIT_MAX_COUNT & 0xff);
+	outb(PIT_CH2, PIT_MAX_COUNT >> 8);
+}
+
+int pit_measure(unsigned pit_ticks, struct pit_window *w)
+{
+	struct pit_sample a, b;
+	unsigned long spins = 0;
+
+	if (pit_ticks == 0 || pit_ticks > PIT_MAX_COUNT / 2)
+		return -22;
+	pit_start();
+	/* Let the counter load (it counts from the next PIT clock). */
+	while (pit_read_count() == 0 || pit_read_count() > PIT_MAX_COUNT - 2)
+		if (++spins > WINDOW_SPINS)
+			return -19;
+	a = pit_sample();
+	do {
+		b = pit_sample();
+		if (++spins > WINDOW_SPINS || b.count > a.count)
+			return -19;	/* stuck, or wrapped: no usable PIT */
+	} while (a.count - b.count < pit_ticks);
+	w->tsc_ticks = b.tsc - a.tsc;
+	w->pit_ticks = a.count - b.count;
+	w->error_tsc = a.width / 2 + b.width / 2;
 	return 0;
 }
 
 int tsc_calibrate(void)
 {
-	uint64_t best = ~0ULL;
+	struct pit_window w, best = { 0 };
+	uint64_t best_rel = ~0ULL;
 
-	for (int i = 0; i < CALIB_ROUNDS; i++) {
-		uint64_t ticks = pit_wait_tsc(CALIB_US);
+	/* Keep the window whose sample brackets were tightest. */
+	for (int i = 0; i < 5; i++) {
+		int err = pit_measure(CALIB_PIT_TICKS, &w);
 
-		if (!ticks)
-			return -19;	/* -ENODEV: no PIT */
-		if (ticks < best)
-			best = ticks;
+		if (err)
+			return err;
+		if (w.error_tsc < best_rel) {
+			best_rel = w.error_tsc;
+			best = w;
+		}
 	}
-	tsc_rate = best * (1000000 / CALIB_US);
+	tsc_rate = best.tsc_ticks * PIT_HZ / best.pit_ticks;
 	/* 10^9 << 32 still fits in 64 bits. */
 	ns_mult = (1000000000ULL << 32) / tsc_rate;
 	tsc_base = rdtsc();
@@ -76,9 +127,12 @@ uint64_t tsc_hz(void)
 	return tsc_rate;
 }
 
+uint64_t tsc_to_ns(uint64_t ticks)
+{
+	return (uint64_t)(((unsigned __int128)ticks * ns_mult) >> 32);
+}
+
 uint64_t clock_ns(void)
 {
-	uint64_t d = rdtsc() - tsc_base;
-
-	return (uint64_t)(((unsigned __int128)d * ns_mult) >> 32);
+	return tsc_to_ns(rdtsc() - tsc_base);
 }

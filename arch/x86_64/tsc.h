@@ -16,12 +16,23 @@ static inline uint64_t rdtsc(void)
 int tsc_calibrate(void);
 uint64_t tsc_hz(void);
 
+#define PIT_TICK_HZ	1193182ULL
+
+/* One measured PIT interval and the TSC ticks over it. */
+struct pit_window {
+	uint64_t tsc_ticks;
+	uint64_t pit_ticks;
+	uint64_t error_tsc;	/* +- bound from the sample brackets */
+};
+
 /*
- * Busy-wait on PIT channel 2 for @us microseconds (at most 54925, the
- * 16-bit counter's range) and return the TSC ticks that elapsed, or 0 when
- * the PIT never signalled.
+ * Busy-wait on PIT channel 2 for at least @pit_ticks (<= 32767) and
+ * report the interval; returns 0, or a negative error when the PIT does
+ * not count.
  */
-uint64_t pit_wait_tsc(unsigned us);
+int pit_measure(unsigned pit_ticks, struct pit_window *w);
+
+uint64_t tsc_to_ns(uint64_t ticks);
 
 /* Nanoseconds since tsc_calibrate(); monotonic on one CPU. */
 uint64_t clock_ns(void);

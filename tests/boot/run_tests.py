@@ -36,7 +36,12 @@ MATRIX = [
     ("smp64-8n", ["--smp", "64", "--numa",
                   ":".join("%d-%d" % (8 * n, 8 * n + 7) for n in range(8)),
                   "--expect-topology", "--mem", "512M"], 0,
-     OK_LINES + [r"# acpi cpus=64 nodes=8 srat=yes"]),
+     OK_LINES + [r"# acpi cpus=64 nodes=8 srat=yes", r"# smp cpus_online=64 cpus_present=64"]),
+    # TCG's maximum on QEMU 7.2, on 5 nodes of 51 CPUs (not a power of two).
+    ("smp255-5n", ["--smp", "255", "--numa",
+                   ":".join("%d-%d" % (51 * n, 51 * n + 50) for n in range(5)),
+                   "--expect-topology", "--mem", "1G", "--timeout", "180"], 0,
+     OK_LINES + [r"# smp cpus_online=255 cpus_present=255"]),
     ("iso-smp8-2n", ["--iso", "--smp", "8", "--numa", "0-3:4-7", "--expect-topology"], 0,
      OK_LINES),
     # The topology check must be able to fail.

@@ -24,22 +24,22 @@ static void clock_ns_is_monotonic(struct ktest *t)
 
 static void clock_ns_agrees_with_pit(struct ktest *t)
 {
-	uint64_t best = ~0ULL;
+	struct pit_window w;
+	uint64_t pit_ns, tsc_ns, err_ns;
 
 	/*
-	 * A 20 ms PIT window measured with clock_ns: the shortest of three
-	 * (host preemption only lengthens a window) within 10 %.
+	 * A fresh 20 ms PIT window, converted with the calibrated rate, must
+	 * match the PIT's own length within 2 % plus the window's sampling
+	 * error.
 	 */
-	for (int i = 0; i < 3; i++) {
-		uint64_t t0 = clock_ns(), ticks = pit_wait_tsc(20000);
-		uint64_t d = clock_ns() - t0;
-
-		KEXPECT(t, ticks != 0);
-		if (d < best)
-			best = d;
-	}
-	KEXPECT(t, best >= 18000000ULL);
-	KEXPECT(t, best <= 22000000ULL);
+	KEXPECT_EQ(t, pit_measure(23864, &w), 0);
+	pit_ns = w.pit_ticks * 1000000000ULL / PIT_TICK_HZ;
+	tsc_ns = tsc_to_ns(w.tsc_ticks);
+	err_ns = tsc_to_ns(w.error_tsc) + pit_ns / 50;
+	if (tsc_ns + err_ns < pit_ns || tsc_ns > pit_ns + err_ns)
+		ktest_fail(t, __FILE__, __LINE__,
+			   "PIT window %lu ns measured as %lu ns (+- %lu)",
+			   pit_ns, tsc_ns, err_ns);
 }
 
 static const struct ktest_case clock_cases[] = {

@@ -318,6 +318,31 @@ START_TEST(bad_args)
 }
 END_TEST
 
+START_TEST(contig_skips_holes_and_used_pages)
+{
+	/* Two runs: 3 pages at 1 MiB, then a hole, then 8 pages. */
+	const struct mem_region r[] = {
+		{ 1 * MIB, 3 * PG, 1 },
+		{ 1 * MIB + 4 * PG, 8 * PG, 1 },
+	};
+	uint64_t a, b;
+
+	ck_assert_int_eq(init(r, 2, 0, 0), 0);
+	ck_assert_uint_eq(pmm_alloc_contig(0), 0);
+	a = pmm_alloc_contig(4);	/* does not fit in the first run */
+	ck_assert_uint_eq(a, 1 * MIB + 4 * PG);
+	ck_assert_uint_eq(pmm_free_pages(), 7);
+	b = pmm_alloc_contig(3);	/* first fit: the first run */
+	ck_assert_uint_eq(b, 1 * MIB);
+	ck_assert_uint_eq(pmm_alloc_contig(5), 0);	/* only 4 left in a row */
+	ck_assert_uint_eq(pmm_alloc_contig(4), 1 * MIB + 8 * PG);
+	ck_assert_uint_eq(pmm_free_pages(), 0);
+	pmm_free_page(a + PG);
+	ck_assert_uint_eq(pmm_alloc_contig(1), a + PG);
+	ck_assert_uint_eq(nwarn, 0);
+}
+END_TEST
+
 static Suite *pmm_suite(void)
 {
 	Suite *s = suite_create("pmm");
@@ -336,6 +361,7 @@ static Suite *pmm_suite(void)
 	tcase_add_test(tc, storage_too_small);
 	tcase_add_test(tc, bitmap_bytes_rounding);
 	tcase_add_test(tc, bad_args);
+	tcase_add_test(tc, contig_skips_holes_and_used_pages);
 	suite_add_tcase(s, tc);
 	return s;
 }

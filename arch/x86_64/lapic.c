@@ -1,0 +1,93 @@
+/*
+ * Local APIC in xAPIC mode: 32-bit registers at 16-byte strides in the
+ * 4 KiB MMIO page named by the MADT (SDM vol. 3A table 11-1), reached
+ * through the uncached direct map.
+ */
+#include "arch/x86_64/lapic.h"
+#include "arch/x86_64/tsc.h"
+#include "kernel/mm.h"
+
+#define LAPIC_ID	0x020
+#define LAPIC_SVR	0x0F0
+#define LAPIC_ESR	0x280
+#define LAPIC_ICR_LO	0x300
+#define LAPIC_ICR_HI	0x310
+#define SVR_ENABLE	(1U << 8)
+#define ICR_INIT	(5U << 8)
+#define ICR_STARTUP	(6U << 8)
+#define ICR_ASSERT	(1U << 14)
+#define ICR_LEVEL	(1U << 15)
+/* Delivery status: set while the IPI is still pending (SDM 11.6.1). */
+#define ICR_BUSY	(1U << 12)
+#define ICR_WAIT_NS	10000000ULL
+
+static volatile uint32_t *lapic;
+
+static uint32_t lapic_read(unsigned reg)
+{
+	return lapic[reg / 4];
+}
+
+static void lapic_write(unsigned reg, uint32_t v)
+{
+	lapic[reg / 4] = v;
+}
+
+void lapic_init(uint64_t phys)
+{
+	lapic = phys_to_virt(phys);
+}
+
+void lapic_enable(void)
+{
+	lapic_write(LAPIC_SVR, SVR_ENABLE | LAPIC_SPURIOUS_VECTOR);
+}
+
+uint32_t lapic_id(void)
+{
+	return lapic_read(LAPIC_ID) >> 24;
+}
+
+/* Wait, bounded, for the previous IPI to leave the ICR. */
+static bool icr_wait(void)
+{
+	uint64_t t0 = clock_ns();
+
+	while (lapic_read(LAPIC_ICR_LO) & ICR_BUSY)
+		if (clock_ns() - t0 > ICR_WAIT_NS)
+			return false;
+	return true;
+}
+
+static bool send_ipi_raw(uint32_t apic_id, uint32_t lo)
+{
+	if (!icr_wait())
+		return false;
+	lapic_write(LAPIC_ICR_HI, apic_id << 24);
+	lapic_write(LAPIC_ICR_LO, lo);	/* the write of ICR_LO sends it */
+	return icr_wait();
+}
+
+static void delay_us(unsigned us)
+{
+	uint64_t t0 = clock_ns();
+
+	while (clock_ns() - t0 < us * 1000ULL)
+		__asm__ volatile("pause");
+}
+
+bool lapic_start_ap(uint32_t apic_id, uint64_t trampoline_phys)
+{
+	uint32_t vector = (uint32_t)(trampoline_phys >> 12);
+
+	lapic_write(LAPIC_ESR, 0);
+	if (!send_ipi_raw(apic_id, ICR_INIT | ICR_ASSERT | ICR_LEVEL))
+		return false;
+	delay_us(10000);
+	for (int i = 0; i < 2; i++) {
+		if (!send_ipi_raw(apic_id, ICR_STARTUP | vector))
+			return false;
+		delay_us(200);
+	}
+	return true;
+}

@@ -1,0 +1,125 @@
+/*
+ * AP bring-up (SDM vol. 3A 9.4.4): for each AP in turn, copy the trampoline
+ * below 1 MiB, give it a stack and the kernel's CR3, send INIT-SIPI-SIPI
+ * and wait for the AP to mark itself online.  One AP at a time because the
+ * trampoline's parameter block is shared.
+ */
+#include "arch/x86_64/smp.h"
+#include "arch/x86_64/cpu.h"
+#include "arch/x86_64/gdt.h"
+#include "arch/x86_64/lapic.h"
+#include "arch/x86_64/paging.h"
+#include "arch/x86_64/trap.h"
+#include "arch/x86_64/tsc.h"
+#include "kernel/mm.h"
+#include "kernel/pmm.h"
+#include "kernel/printk.h"
+#include "kernel/topology.h"
+#include "lib/string.h"
+
+#define AP_TRAMPOLINE_PHYS	0x8000
+#define AP_STACK_PAGES		4
+/* How long an AP may take from SIPI to reporting in (TCG is slow). */
+#define AP_ONLINE_WAIT_NS	1000000000ULL
+
+extern const char ap_trampoline_start[], ap_trampoline_end[];
+extern const char ap_trampoline_params[];
+
+struct tramp_params {
+	uint64_t cr3, stack, entry, arg;
+};
+
+/* One per AP, allocated at bring-up. */
+struct ap_boot {
+	struct ist_stack ist[IST_COUNT];
+	struct cpu_desc desc;
+	unsigned idx;
+};
+
+volatile uint8_t *cpu_online;
+static uint8_t bsp_online_storage[TOPOLOGY_MAX_CPUS];
+
+unsigned num_online_cpus(void)
+{
+	unsigned n = 0;
+
+	for (unsigned i = 0; i < acpi_topo.ncpus; i++)
+		n += cpu_online[i];
+	return n;
+}
+
+static __attribute__((noreturn)) void ap_entry_c(struct ap_boot *b)
+{
+	gdt_init_cpu(&b->desc, b->ist);
+	idt_load();
+	lapic_enable();
+	__atomic_store_n(&cpu_online[b->idx], 1, __ATOMIC_RELEASE);
+	/* The idle loop with wake accounting comes with the timer work. */
+	halt_forever();
+}
+
+static void *alloc_pages(uint64_t n)
+{
+	uint64_t pa = pmm_alloc_contig(n);
+
+	return pa ? phys_to_virt(pa) : 0;
+}
+
+static bool start_one(unsigned idx, uint32_t apic_id)
+{
+	struct tramp_params *p = phys_to_virt(AP_TRAMPOLINE_PHYS +
+					      (ap_trampoline_params -
+					       ap_trampoline_start));
+	uint64_t pages = (sizeof(struct ap_boot) + PAGE_SIZE - 1) / PAGE_SIZE;
+	struct ap_boot *b = alloc_pages(pages);
+	char *stack = alloc_pages(AP_STACK_PAGES);
+	uint64_t t0;
+
+	if (!b || !stack) {
+		printk("smp: out of memory for CPU %u\n", idx);
+		return false;
+	}
+	memset(b, 0, sizeof(*b));
+	b->idx = idx;
+	p->cr3 = read_cr3();
+	p->stack = (uint64_t)(stack + AP_STACK_PAGES * PAGE_SIZE);
+	p->entry = (uint64_t)ap_entry_c;
+	p->arg = (uint64_t)b;
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	if (!lapic_start_ap(apic_id, AP_TRAMPOLINE_PHYS)) {
+		printk("smp: CPU %u (apic %u): IPI not delivered\n", idx,
+		       apic_id);
+		return false;
+	}
+	t0 = clock_ns();
+	while (!__atomic_load_n(&cpu_online[idx], __ATOMIC_ACQUIRE)) {
+		if (clock_ns() - t0 > AP_ONLINE_WAIT_NS) {
+			printk("smp: CPU %u (apic %u) did not report in, "
+			       "left out\n", idx, apic_id);
+			return false;
+		}
+		__asm__ volatile("pause");
+	}
+	return true;
+}
+
+unsigned smp_boot_aps(void)
+{
+	uint32_t self = lapic_id();
+	size_t len = (size_t)(ap_trampoline_end - ap_trampoline_start);
+
+	cpu_online = bsp_online_storage;
+	memcpy(phys_to_virt(AP_TRAMPOLINE_PHYS), ap_trampoline_start, len);
+	if (paging_map_low_exec(AP_TRAMPOLINE_PHYS))
+		printk("smp: cannot map the trampoline\n");
+	for (unsigned i = 0; i < acpi_topo.ncpus; i++) {
+		if (acpi_topo.cpus[i].apic_id == self) {
+			cpu_online[i] = 1;
+			continue;
+		}
+		start_one(i, acpi_topo.cpus[i].apic_id);
+	}
+	printk("# smp cpus_online=%u cpus_present=%u\n", num_online_cpus(),
+	       acpi_topo.ncpus);
+	return num_online_cpus();
+}
