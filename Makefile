@@ -24,7 +24,7 @@ KSRCS := $(wildcard boot/*.S arch/x86_64/*.S) \
 # until then it is built and tested on the host only.
 KOBJS := $(patsubst %,$(BUILD)/k/%.o,$(KSRCS))
 
-.PHONY: all kernel iso test run host-tests clean
+.PHONY: all kernel iso test test-big run host-tests clean
 all: kernel
 kernel: $(BUILD)/kernel.bin
 
@@ -52,9 +52,15 @@ $(BUILD)/kernel.iso: $(BUILD)/kernel.bin boot/grub.cfg
 	grub-mkrescue -o $@ $(BUILD)/isodir 2>/dev/null
 
 include tests/host/host.mk
+include tests/host/timer.mk
 
 test: kernel host-tests
 	$(PYTHON) tests/boot/run_tests.py $(foreach b,$(HOST_TEST_BINS),--host $(b))
+
+# TCG's largest machine on QEMU 7.2: 255 CPUs on 5 nodes, timed.
+test-big: kernel
+	time tools/boot --accel tcg --smp 255 --mem 1G --timeout 300 \
+		--numa 0-50:51-101:102-152:153-203:204-254 --expect-topology
 
 run: kernel
 	tools/boot --smp 8 --numa 0-3:4-7

@@ -1,0 +1,94 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * tests/host/env/timer_env.c - host implementation of timer_env.h.
+ */
+#include <sched.h>
+#include <string.h>
+
+#include "timer_env.h"
+
+__thread unsigned int host_cpu;
+unsigned int nr_cpu_ids = 1;
+uint64_t host_jiffies;
+unsigned int host_softirq_raised[HOST_MAX_CPUS];
+unsigned int host_wake_ipis[HOST_MAX_CPUS];
+bool host_cpu_idle[HOST_MAX_CPUS];
+unsigned int host_warn_hits;
+unsigned int host_warn_printed;
+
+static __thread char thread_token;
+
+/**
+ * host_env_reset - forget counters and flags; the caller is CPU 0
+ * @ncpus: number of CPUs to pretend (<= HOST_MAX_CPUS)
+ */
+void host_env_reset(unsigned int ncpus)
+{
+	if (ncpus == 0 || ncpus > HOST_MAX_CPUS)
+		abort();
+	nr_cpu_ids = ncpus;
+	host_cpu = 0;
+	host_jiffies = 0;
+	memset(host_softirq_raised, 0, sizeof(host_softirq_raised));
+	memset(host_wake_ipis, 0, sizeof(host_wake_ipis));
+	memset(host_cpu_idle, 0, sizeof(host_cpu_idle));
+	host_warn_hits = 0;
+	host_warn_printed = 0;
+}
+
+void host_set_cpu(unsigned int cpu)
+{
+	if (cpu >= nr_cpu_ids)
+		abort();
+	host_cpu = cpu;
+}
+
+const void *host_thread_token(void)
+{
+	return &thread_token;
+}
+
+void spin_lock_init(spinlock_t *lock)
+{
+	pthread_mutex_init(&lock->mutex, NULL);
+	lock->owner = NULL;
+}
+
+void spin_lock(spinlock_t *lock)
+{
+	if (__atomic_load_n(&lock->owner, __ATOMIC_RELAXED) == &thread_token) {
+		fprintf(stderr, "spin_lock: recursive locking\n");
+		abort();
+	}
+	pthread_mutex_lock(&lock->mutex);
+	__atomic_store_n(&lock->owner, &thread_token, __ATOMIC_RELAXED);
+}
+
+void spin_unlock(spinlock_t *lock)
+{
+	if (__atomic_load_n(&lock->owner, __ATOMIC_RELAXED) != &thread_token) {
+		fprintf(stderr, "spin_unlock: lock not held\n");
+		abort();
+	}
+	__atomic_store_n(&lock->owner, NULL, __ATOMIC_RELAXED);
+	pthread_mutex_unlock(&lock->mutex);
+}
+
+void timer_env_raise_softirq(void)
+{
+	__atomic_fetch_add(&host_softirq_raised[host_cpu], 1,
+			   __ATOMIC_RELAXED);
+}
+
+void timer_env_wake_cpu(unsigned int cpu)
+{
+	if (cpu >= HOST_MAX_CPUS)
+		abort();
+	__atomic_fetch_add(&host_wake_ipis[cpu], 1, __ATOMIC_RELAXED);
+}
+
+bool timer_env_cpu_idle(unsigned int cpu)
+{
+	return cpu < HOST_MAX_CPUS &&
+	       __atomic_load_n(&host_cpu_idle[cpu], __ATOMIC_RELAXED);
+}

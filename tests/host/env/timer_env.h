@@ -1,0 +1,115 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * tests/host/env/timer_env.h - the host's machine for the timer core.
+ *
+ * The files of timer/ reach CPU identity, locks, the clock, the softirq
+ * and IPIs only through this header; the kernel has its own.  Here a "CPU"
+ * is a thread-local number the test sets, spinlocks are pthread mutexes,
+ * jiffies is a variable the test advances, and softirq raises, wake-up IPIs
+ * and warnings are counted so tests can assert on them.
+ *
+ * Besides the interface timer/ was promised, timer_env_cpu_relax() is what
+ * a lock or delete_sync waiter does while it spins.
+ */
+#ifndef TESTS_HOST_ENV_TIMER_ENV_H
+#define TESTS_HOST_ENV_TIMER_ENV_H
+
+#include <pthread.h>
+#include <sched.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#define HOST_MAX_CPUS	64
+
+/* CPUs */
+extern __thread unsigned int host_cpu;
+extern unsigned int nr_cpu_ids;
+
+static inline unsigned int smp_processor_id(void)
+{
+	return host_cpu;
+}
+
+void host_env_reset(unsigned int ncpus);
+void host_set_cpu(unsigned int cpu);
+
+/* Marked accesses */
+#define READ_ONCE(x)	__atomic_load_n(&(x), __ATOMIC_RELAXED)
+#define WRITE_ONCE(x, v) __atomic_store_n(&(x), (v), __ATOMIC_RELAXED)
+
+/* Spinlocks: a mutex plus its owner, so lockdep_assert_held() can check. */
+typedef struct {
+	pthread_mutex_t mutex;
+	const void *owner;
+} spinlock_t;
+
+const void *host_thread_token(void);
+void spin_lock_init(spinlock_t *lock);
+void spin_lock(spinlock_t *lock);
+void spin_unlock(spinlock_t *lock);
+#define spin_lock_irqsave(lock, flags) \
+	do { (flags) = 0; spin_lock(lock); } while (0)
+#define spin_unlock_irqrestore(lock, flags) \
+	do { (void)(flags); spin_unlock(lock); } while (0)
+
+#define lockdep_assert_held(lock) do {					\
+	if (__atomic_load_n(&(lock)->owner, __ATOMIC_RELAXED) !=	\
+	    host_thread_token()) {					\
+		fprintf(stderr, "%s:%d: lock %s not held\n",		\
+			__FILE__, __LINE__, #lock);			\
+		abort();						\
+	}								\
+} while (0)
+
+static inline void timer_env_cpu_relax(void)
+{
+	sched_yield();
+}
+
+/* Clock */
+extern uint64_t host_jiffies;
+
+static inline uint64_t timer_env_jiffies(void)
+{
+	return __atomic_load_n(&host_jiffies, __ATOMIC_RELAXED);
+}
+
+static inline void host_set_jiffies(uint64_t j)
+{
+	__atomic_store_n(&host_jiffies, j, __ATOMIC_RELAXED);
+}
+
+/* Softirq and IPIs: counted per CPU. */
+extern unsigned int host_softirq_raised[HOST_MAX_CPUS];
+extern unsigned int host_wake_ipis[HOST_MAX_CPUS];
+extern bool host_cpu_idle[HOST_MAX_CPUS];
+
+void timer_env_raise_softirq(void);
+void timer_env_wake_cpu(unsigned int cpu);
+bool timer_env_cpu_idle(unsigned int cpu);
+
+/* Warnings: every hit counted, printed once per site. */
+extern unsigned int host_warn_hits;
+extern unsigned int host_warn_printed;
+
+#define WARN_ON_ONCE(cond) ({						\
+	static bool __warned;						\
+	bool __c = !!(cond);						\
+	if (__c) {							\
+		__atomic_fetch_add(&host_warn_hits, 1, __ATOMIC_RELAXED); \
+		if (!__atomic_exchange_n(&__warned, true,		\
+					 __ATOMIC_RELAXED)) {		\
+			__atomic_fetch_add(&host_warn_printed, 1,	\
+					   __ATOMIC_RELAXED);		\
+			fprintf(stderr, "WARNING: %s:%d: %s\n",	\
+				__FILE__, __LINE__, #cond);		\
+		}							\
+	}								\
+	__c;								\
+})
+
+#define pr_warn(...)	fprintf(stderr, __VA_ARGS__)
+
+#endif /* TESTS_HOST_ENV_TIMER_ENV_H */

@@ -1,0 +1,962 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * timer/timer.c - per-CPU timer wheels with local, global and deferrable bases.
+ *
+ * Each CPU owns three bases:
+ *
+ *   BASE_LOCAL   pinned timers: they expire on this CPU, which must wake for
+ *                them itself;
+ *   BASE_GLOBAL  movable timers: when the CPU idles, another CPU may expire
+ *                them (the pull hierarchy, via the *_remote() functions);
+ *   BASE_DEF     deferrable timers: they never wake an idle CPU and never
+ *                appear in struct timer_events.
+ *
+ * A timer goes on the calling CPU's base chosen by its flags (deferrable ->
+ * BASE_DEF, else pinned -> BASE_LOCAL, else BASE_GLOBAL); only add_timer_on()
+ * picks another CPU.
+ *
+ * The wheel does not cascade.  It has LVL_DEPTH levels of 64 buckets; a
+ * bucket of level n covers 8^n jiffies, so a timer is placed by its distance
+ * from base->clk at enqueue and its expiry is rounded up to its bucket's
+ * boundary: it never fires early and at most one level granularity late.
+ * Far timers go to the last level with the largest granularity, and
+ * anything beyond WHEEL_TIMEOUT_CUTOFF is clamped to WHEEL_TIMEOUT_MAX from
+ * now.  The tick rate is chosen at boot, so the depth is too: 8 levels at
+ * HZ <= 100 (that already spans two weeks), 9 above.
+ *
+ * Level, bucket granularity and the distances it takes, per HZ:
+ *
+ * HZ 1000, 1 jiffy = 1 ms, 9 levels, cutoff ~12 days
+ *  lvl  granularity          range
+ *   0          1 ms            0 ms -           62 ms
+ *   1          8 ms           63 ms -          503 ms
+ *   2         64 ms          504 ms -         4031 ms
+ *   3        512 ms         4032 ms -        32255 ms  (~32 s)
+ *   4       4096 ms        32256 ms -       258047 ms  (~4 min)
+ *   5      32768 ms       258048 ms -      2064383 ms  (~34 min)
+ *   6     262144 ms      2064384 ms -     16515071 ms  (~4.5 h)
+ *   7    2097152 ms     16515072 ms -    132120575 ms  (~1.5 days)
+ *   8   16777216 ms    132120576 ms -   1056964607 ms  (~12 days)
+ *
+ * HZ 250, 1 jiffy = 4 ms, 9 levels, cutoff ~48 days
+ *   0          4 ms            0 ms -          248 ms
+ *   1         32 ms          252 ms -         2012 ms
+ *   2        256 ms         2016 ms -        16124 ms
+ *   3       2048 ms        16128 ms -       129020 ms  (~2 min)
+ *   4      16384 ms       129024 ms -      1032188 ms  (~17 min)
+ *   5     131072 ms      1032192 ms -      8257532 ms  (~2.3 h)
+ *   6    1048576 ms      8257536 ms -     66060284 ms  (~18 h)
+ *   7    8388608 ms     66060288 ms -    528482300 ms  (~6 days)
+ *   8   67108864 ms    528482304 ms -   4227858428 ms  (~48 days)
+ *
+ * HZ 100, 1 jiffy = 10 ms, 8 levels, cutoff ~15 days
+ *   0         10 ms            0 ms -          620 ms
+ *   1         80 ms          630 ms -         5030 ms
+ *   2        640 ms         5040 ms -        40310 ms
+ *   3       5120 ms        40320 ms -       322550 ms  (~5 min)
+ *   4      40960 ms       322560 ms -      2580470 ms  (~43 min)
+ *   5     327680 ms      2580480 ms -     20643830 ms  (~5.7 h)
+ *   6    2621440 ms     20643840 ms -    165150710 ms  (~46 h)
+ *   7   20971520 ms    165150720 ms -   1321205750 ms  (~15 days)
+ *
+ * Locking: each base has one lock.  A timer is reached through the base its
+ * flags name; while it moves between bases it carries TIMER_MIGRATING and
+ * lock_timer_base() waits.  Expiry drops the lock around each callback with
+ * base->running_timer set, so a callback may re-arm or delete its own timer
+ * and timer_delete_sync() can wait for it.  Two bases of one CPU are only
+ * ever held together as local then global.
+ */
+#include "timer/timer.h"
+#include "timer_env.h"
+
+#define LVL_CLK_SHIFT	3
+#define LVL_CLK_DIV	(1u << LVL_CLK_SHIFT)
+#define LVL_CLK_MASK	(LVL_CLK_DIV - 1)
+#define LVL_SHIFT(n)	((n) * LVL_CLK_SHIFT)
+#define LVL_GRAN(n)	(1ull << LVL_SHIFT(n))
+/* First distance (jiffies) that lands in level n, n >= 1. */
+#define LVL_START(n)	((uint64_t)(LVL_SIZE - 1) << (((n) - 1) * LVL_CLK_SHIFT))
+
+#define LVL_BITS	6
+#define LVL_SIZE	(1u << LVL_BITS)
+#define LVL_MASK	(LVL_SIZE - 1)
+#define LVL_OFFS(n)	((n) * LVL_SIZE)
+
+#define LVL_DEPTH_MAX	9
+#define WHEEL_SIZE_MAX	(LVL_SIZE * LVL_DEPTH_MAX)
+
+/* An empty base looks this far ahead; beyond any clamped timer. */
+#define NEXT_TIMER_MAX_DELTA	((1ull << 30) - 1)
+
+enum { BASE_LOCAL, BASE_GLOBAL, BASE_DEF, NR_BASES };
+
+enum {
+	MOD_TIMER_PENDING_ONLY = 1,
+	MOD_TIMER_REDUCE = 2,
+	MOD_TIMER_NOTPENDING = 4,
+};
+
+struct timer_base {
+	spinlock_t lock;
+	struct timer_list *running_timer;
+	unsigned int cpu;
+	unsigned int expiry_cpu;	/* valid while expiry_active */
+	bool expiry_active;		/* a CPU is in __run_timers() */
+	bool next_expiry_recalc;	/* next_expiry may be early */
+	bool timers_pending;
+	bool is_idle;
+	uint64_t clk;			/* next jiffy to collect */
+	uint64_t next_expiry;		/* earliest bucket expiry */
+	uint64_t pending_map[LVL_DEPTH_MAX];	/* one word per level */
+	struct timer_list *vectors[WHEEL_SIZE_MAX];
+};
+
+static struct timer_base *timer_bases;
+static unsigned int timer_nr_cpus;
+static unsigned int lvl_depth;
+static uint64_t wheel_timeout_cutoff;
+static uint64_t wheel_timeout_max;
+
+/* ---- bucket lists ---- */
+
+static void bucket_add(struct timer_list **head, struct timer_list *timer)
+{
+	timer->next = *head;
+	if (timer->next)
+		timer->next->pprev = &timer->next;
+	*head = timer;
+	WRITE_ONCE(timer->pprev, head);
+}
+
+static void bucket_del(struct timer_list *timer)
+{
+	*timer->pprev = timer->next;
+	if (timer->next)
+		timer->next->pprev = timer->pprev;
+	timer->next = NULL;
+	WRITE_ONCE(timer->pprev, NULL);
+}
+
+/* Move the list at @from to the empty head @to. */
+static void bucket_move(struct timer_list **from, struct timer_list **to)
+{
+	*to = *from;
+	if (*to)
+		(*to)->pprev = to;
+	*from = NULL;
+}
+
+/* ---- base lookup ---- */
+
+static unsigned int base_index(uint32_t tflags)
+{
+	if (tflags & TIMER_DEFERRABLE)
+		return BASE_DEF;
+	return tflags & TIMER_PINNED ? BASE_LOCAL : BASE_GLOBAL;
+}
+
+static struct timer_base *cpu_base(unsigned int cpu, unsigned int idx)
+{
+	return &timer_bases[cpu * NR_BASES + idx];
+}
+
+static struct timer_base *timer_cpu_base(uint32_t tflags, unsigned int cpu)
+{
+	return cpu_base(cpu, base_index(tflags));
+}
+
+/*
+ * lock_timer_base - lock the base @timer belongs to
+ * Pre: none; returns with that base's lock held (irqs saved in @flags).
+ */
+static struct timer_base *lock_timer_base(struct timer_list *timer,
+					  unsigned long *flags)
+{
+	for (;;) {
+		uint32_t tf = READ_ONCE(timer->flags);
+		struct timer_base *base;
+
+		if (!(tf & TIMER_MIGRATING)) {
+			base = timer_cpu_base(tf, tf & TIMER_CPUMASK);
+			spin_lock_irqsave(&base->lock, *flags);
+			if (READ_ONCE(timer->flags) == tf)
+				return base;
+			spin_unlock_irqrestore(&base->lock, *flags);
+		}
+		timer_env_cpu_relax();
+	}
+}
+
+/*
+ * Move @timer, not pending, from the locked @base to the CPU @cpu's base of
+ * its flags; returns the new base, locked.
+ * Pre: @base->lock held, !timer_pending(@timer).
+ */
+static struct timer_base *switch_timer_base(struct timer_list *timer,
+					    struct timer_base *base,
+					    struct timer_base *new_base,
+					    unsigned int cpu)
+{
+	lockdep_assert_held(&base->lock);
+	if (base == new_base)
+		return base;
+	WRITE_ONCE(timer->flags, timer->flags | TIMER_MIGRATING);
+	spin_unlock(&base->lock);
+	spin_lock(&new_base->lock);
+	WRITE_ONCE(timer->flags,
+		   (timer->flags & ~(TIMER_CPUMASK | TIMER_MIGRATING)) | cpu);
+	return new_base;
+}
+
+/* ---- wheel arithmetic ---- */
+
+/*
+ * Bucket of level @lvl for @expires, rounded up to the next bucket boundary
+ * so the timer cannot fire early (it may have been armed late in a jiffy).
+ */
+static unsigned int calc_index(uint64_t expires, unsigned int lvl,
+			       uint64_t *bucket_expiry)
+{
+	expires = (expires >> LVL_SHIFT(lvl)) + 1;
+	*bucket_expiry = expires << LVL_SHIFT(lvl);
+	return LVL_OFFS(lvl) + (expires & LVL_MASK);
+}
+
+static unsigned int calc_wheel_index(uint64_t expires, uint64_t clk,
+				     uint64_t *bucket_expiry)
+{
+	uint64_t delta = expires - clk;
+	unsigned int lvl;
+
+	if ((int64_t)delta < 0) {
+		*bucket_expiry = clk;
+		return clk & LVL_MASK;
+	}
+	for (lvl = 0; lvl < lvl_depth - 1; lvl++) {
+		if (delta < LVL_START(lvl + 1))
+			return calc_index(expires, lvl, bucket_expiry);
+	}
+	if (delta >= wheel_timeout_cutoff)
+		expires = clk + wheel_timeout_max;
+	return calc_index(expires, lvl_depth - 1, bucket_expiry);
+}
+
+/*
+ * Tell an idle CPU that its next event moved earlier.  Only pinned timers
+ * need that: global ones are the pull hierarchy's business, deferrable ones
+ * never wake anybody.
+ * Pre: base->lock held.
+ */
+static void trigger_dyntick_cpu(struct timer_base *base,
+				struct timer_list *timer)
+{
+	lockdep_assert_held(&base->lock);
+	if (!(timer->flags & TIMER_PINNED) || (timer->flags & TIMER_DEFERRABLE))
+		return;
+	if (READ_ONCE(base->is_idle) && base->cpu != smp_processor_id())
+		timer_env_wake_cpu(base->cpu);
+}
+
+/* Pre: base->lock held, !timer_pending(timer). */
+static void enqueue_timer(struct timer_base *base, struct timer_list *timer,
+			  unsigned int idx, uint64_t bucket_expiry)
+{
+	lockdep_assert_held(&base->lock);
+	bucket_add(&base->vectors[idx], timer);
+	base->pending_map[idx / LVL_SIZE] |= 1ull << (idx % LVL_SIZE);
+	timer->idx = idx;
+
+	if (timer_before(bucket_expiry, base->next_expiry)) {
+		WRITE_ONCE(base->next_expiry, bucket_expiry);
+		base->timers_pending = true;
+		base->next_expiry_recalc = false;
+		trigger_dyntick_cpu(base, timer);
+	}
+}
+
+/* Pre: base->lock held, !timer_pending(timer). */
+static void internal_add_timer(struct timer_base *base,
+			       struct timer_list *timer)
+{
+	uint64_t bucket_expiry;
+	unsigned int idx;
+
+	idx = calc_wheel_index(timer->expires, base->clk, &bucket_expiry);
+	enqueue_timer(base, timer, idx, bucket_expiry);
+}
+
+/*
+ * Unlink @timer if pending; returns 1 if it was.
+ * Pre: base->lock held, @base is the timer's base.
+ */
+static int detach_if_pending(struct timer_list *timer,
+			     struct timer_base *base)
+{
+	unsigned int idx = timer->idx;
+
+	lockdep_assert_held(&base->lock);
+	if (!timer_pending(timer))
+		return 0;
+	/* Not when it sits on __run_timers()'s private list. */
+	if (timer->pprev == &base->vectors[idx] && !timer->next) {
+		base->pending_map[idx / LVL_SIZE] &= ~(1ull << (idx % LVL_SIZE));
+		base->next_expiry_recalc = true;
+	}
+	bucket_del(timer);
+	return 1;
+}
+
+/*
+ * Offset (0..63) from bucket @start of the first pending bucket of level
+ * @lvl, going round the level; -1 if the level is empty.
+ */
+static int next_pending_bucket(struct timer_base *base, unsigned int lvl,
+			       unsigned int start)
+{
+	uint64_t map = base->pending_map[lvl];
+
+	if (!map)
+		return -1;
+	if (start)
+		map = (map >> start) | (map << (LVL_SIZE - start));
+	return __builtin_ctzll(map);
+}
+
+/*
+ * Earliest bucket expiry of @base, or clk + NEXT_TIMER_MAX_DELTA if empty.
+ * Pre: base->lock held.
+ */
+static uint64_t next_timer_interrupt(struct timer_base *base)
+{
+	uint64_t clk = base->clk, next = base->clk + NEXT_TIMER_MAX_DELTA;
+	unsigned int lvl;
+
+	lockdep_assert_held(&base->lock);
+	for (lvl = 0; lvl < lvl_depth; lvl++) {
+		int pos = next_pending_bucket(base, lvl, clk & LVL_MASK);
+		unsigned int lvl_clk = clk & LVL_CLK_MASK;
+
+		if (pos >= 0) {
+			uint64_t tmp = (clk + (uint64_t)pos) << LVL_SHIFT(lvl);
+
+			if (timer_before(tmp, next))
+				next = tmp;
+			/*
+			 * Found before this level's clock rolls over into
+			 * the next level: nothing above can be earlier.
+			 */
+			if ((unsigned int)pos <=
+			    ((LVL_CLK_DIV - lvl_clk) & LVL_CLK_MASK))
+				break;
+		}
+		/*
+		 * The next level's clock.  If this level's low bits are not
+		 * zero, the next level's current bucket has already been
+		 * collected: its next one is one further.
+		 */
+		clk >>= LVL_CLK_SHIFT;
+		if (lvl_clk)
+			clk++;
+	}
+	base->next_expiry_recalc = false;
+	base->timers_pending = next != base->clk + NEXT_TIMER_MAX_DELTA;
+	return next;
+}
+
+/* Pre: base->lock held. */
+static void timer_recalc_next_expiry(struct timer_base *base)
+{
+	lockdep_assert_held(&base->lock);
+	WRITE_ONCE(base->next_expiry, next_timer_interrupt(base));
+}
+
+/*
+ * Bring base->clk up to @basej unless a due bucket lies in between.
+ * Pre: base->lock held.
+ */
+static void __forward_timer_base(struct timer_base *base, uint64_t basej)
+{
+	lockdep_assert_held(&base->lock);
+	if (timer_before_eq(basej, base->clk))
+		return;
+	if (timer_after(base->next_expiry, basej)) {
+		base->clk = basej;
+	} else {
+		if (WARN_ON_ONCE(timer_before(base->next_expiry, base->clk)))
+			return;
+		base->clk = base->next_expiry;
+	}
+}
+
+static void forward_timer_base(struct timer_base *base)
+{
+	__forward_timer_base(base, timer_env_jiffies());
+}
+
+/* ---- setup ---- */
+
+/**
+ * timer_bases_size - bytes of storage timer_init() needs
+ * @ncpus: number of CPUs
+ */
+size_t timer_bases_size(unsigned int ncpus)
+{
+	return (size_t)ncpus * NR_BASES * sizeof(struct timer_base);
+}
+
+static void init_timer_base(struct timer_base *base, unsigned int cpu,
+			    uint64_t now)
+{
+	unsigned char *p = (unsigned char *)base;
+	size_t i;
+
+	for (i = 0; i < sizeof(*base); i++)
+		p[i] = 0;
+	spin_lock_init(&base->lock);
+	base->cpu = cpu;
+	base->clk = now;
+	base->next_expiry = now + NEXT_TIMER_MAX_DELTA;
+}
+
+/**
+ * timer_init - set up the bases of @ncpus CPUs in @storage
+ * @storage: timer_bases_size(@ncpus) bytes, 8-byte aligned, kept for good
+ * @ncpus: number of CPUs, 1..TIMER_CPUMASK+1
+ * @hz: tick rate, 100, 250 or 1000
+ *
+ * Pre: no timer is in use yet.  Returns 0, or -1 on a bad argument.
+ */
+int timer_init(void *storage, unsigned int ncpus, unsigned int hz)
+{
+	uint64_t now = timer_env_jiffies();
+	unsigned int cpu, i;
+
+	if (WARN_ON_ONCE(!storage || ((uintptr_t)storage & 7) || !ncpus ||
+			 ncpus > TIMER_CPUMASK + 1u))
+		return -1;
+	if (WARN_ON_ONCE(hz != 100 && hz != 250 && hz != 1000))
+		return -1;
+	lvl_depth = hz > 100 ? 9 : 8;
+	wheel_timeout_cutoff = LVL_START(lvl_depth);
+	wheel_timeout_max = wheel_timeout_cutoff - LVL_GRAN(lvl_depth - 1);
+	timer_bases = storage;
+	timer_nr_cpus = ncpus;
+	for (cpu = 0; cpu < ncpus; cpu++)
+		for (i = 0; i < NR_BASES; i++)
+			init_timer_base(cpu_base(cpu, i), cpu, now);
+	return 0;
+}
+
+/**
+ * timer_setup - prepare a timer for use
+ * @timer: the timer, not pending
+ * @fn: called on expiry with @timer
+ * @flags: TIMER_PINNED, TIMER_DEFERRABLE, TIMER_IRQSAFE
+ */
+void timer_setup(struct timer_list *timer,
+		 void (*fn)(struct timer_list *timer), uint32_t flags)
+{
+	WARN_ON_ONCE(flags & ~TIMER_USER_FLAGS);
+	timer->next = NULL;
+	timer->pprev = NULL;
+	timer->expires = 0;
+	timer->function = fn;
+	timer->idx = 0;
+	timer->flags = (flags & TIMER_USER_FLAGS) | smp_processor_id();
+}
+
+/* ---- arming ---- */
+
+static int __mod_timer(struct timer_list *timer, uint64_t expires,
+		       unsigned int options)
+{
+	struct timer_base *base, *new_base;
+	uint64_t bucket_expiry = 0;
+	unsigned int idx = UINT32_MAX;
+	unsigned long flags;
+	int ret = 0;
+
+	base = lock_timer_base(timer, &flags);
+	forward_timer_base(base);
+
+	if (!(options & MOD_TIMER_NOTPENDING) && timer_pending(timer)) {
+		if ((options & MOD_TIMER_REDUCE) &&
+		    timer_before_eq(timer->expires, expires)) {
+			ret = 1;
+			goto out_unlock;
+		}
+		/*
+		 * Same bucket: only the expiry value changes.  Not while
+		 * the base expires: the timer may sit on a collected list
+		 * whose bucket number aliases the one computed here.
+		 */
+		idx = calc_wheel_index(expires, base->clk, &bucket_expiry);
+		if (idx == timer->idx && !base->expiry_active) {
+			timer->expires = expires;
+			ret = 1;
+			goto out_unlock;
+		}
+	}
+
+	ret = detach_if_pending(timer, base);
+	if (!ret && (options & MOD_TIMER_PENDING_ONLY))
+		goto out_unlock;
+
+	new_base = timer_cpu_base(timer->flags, smp_processor_id());
+	/* A running timer stays, or timer_delete_sync() could miss it. */
+	if (base != new_base && base->running_timer != timer) {
+		base = switch_timer_base(timer, base, new_base,
+					 smp_processor_id());
+		forward_timer_base(base);
+		idx = UINT32_MAX;
+	}
+
+	timer->expires = expires;
+	if (idx != UINT32_MAX)
+		enqueue_timer(base, timer, idx, bucket_expiry);
+	else
+		internal_add_timer(base, timer);
+out_unlock:
+	spin_unlock_irqrestore(&base->lock, flags);
+	return ret;
+}
+
+/**
+ * mod_timer - (re)arm a timer to @expires
+ * @timer: set up with timer_setup()
+ * @expires: absolute jiffies
+ *
+ * Returns 1 if the timer was pending, 0 if not.  The timer goes on this
+ * CPU's base unless its callback is running right now elsewhere.
+ */
+int mod_timer(struct timer_list *timer, uint64_t expires)
+{
+	return __mod_timer(timer, expires, 0);
+}
+
+/**
+ * mod_timer_pending - move a pending timer; leave an idle one alone
+ * @timer: set up with timer_setup()
+ * @expires: absolute jiffies
+ *
+ * Returns 1 if the timer was pending (and is now at @expires), else 0.
+ */
+int mod_timer_pending(struct timer_list *timer, uint64_t expires)
+{
+	return __mod_timer(timer, expires, MOD_TIMER_PENDING_ONLY);
+}
+
+/**
+ * timer_reduce - arm, or move earlier only
+ * @timer: set up with timer_setup()
+ * @expires: absolute jiffies
+ *
+ * A pending timer that expires at or before @expires is left alone.
+ * Returns 1 if the timer was pending, else 0.
+ */
+int timer_reduce(struct timer_list *timer, uint64_t expires)
+{
+	return __mod_timer(timer, expires, MOD_TIMER_REDUCE);
+}
+
+/**
+ * add_timer - arm a timer that is not pending at timer->expires
+ * @timer: set up with timer_setup(), not pending
+ */
+void add_timer(struct timer_list *timer)
+{
+	if (WARN_ON_ONCE(timer_pending(timer)))
+		return;
+	__mod_timer(timer, timer->expires, MOD_TIMER_NOTPENDING);
+}
+
+/**
+ * add_timer_on - arm a pinned timer on CPU @cpu at timer->expires
+ * @timer: set up with TIMER_PINNED, not pending
+ * @cpu: an existing CPU
+ *
+ * Without TIMER_PINNED this warns and pins the timer anyway.  If @cpu idles
+ * and this timer is now its first, @cpu is woken.
+ */
+void add_timer_on(struct timer_list *timer, unsigned int cpu)
+{
+	struct timer_base *base;
+	unsigned long flags;
+
+	if (WARN_ON_ONCE(timer_pending(timer) || cpu >= timer_nr_cpus))
+		return;
+	base = lock_timer_base(timer, &flags);
+	if (WARN_ON_ONCE(!(timer->flags & TIMER_PINNED))) {
+		/* The base index changes with the flag: move as for a CPU. */
+		WRITE_ONCE(timer->flags, timer->flags | TIMER_MIGRATING);
+		spin_unlock(&base->lock);
+		base = timer_cpu_base(timer->flags | TIMER_PINNED, cpu);
+		spin_lock(&base->lock);
+		WRITE_ONCE(timer->flags,
+			   (timer->flags & ~(TIMER_CPUMASK | TIMER_MIGRATING)) |
+			   TIMER_PINNED | cpu);
+	} else {
+		base = switch_timer_base(timer, base,
+					 timer_cpu_base(timer->flags, cpu), cpu);
+	}
+	forward_timer_base(base);
+	internal_add_timer(base, timer);
+	spin_unlock_irqrestore(&base->lock, flags);
+}
+
+/* ---- deleting ---- */
+
+/**
+ * timer_delete - disarm a timer
+ * @timer: set up with timer_setup()
+ *
+ * Returns 1 if it was pending.  Its callback may still be running on
+ * another CPU; use timer_delete_sync() to wait for that.
+ */
+int timer_delete(struct timer_list *timer)
+{
+	struct timer_base *base;
+	unsigned long flags;
+	int ret;
+
+	if (!timer_pending(timer))
+		return 0;
+	base = lock_timer_base(timer, &flags);
+	ret = detach_if_pending(timer, base);
+	spin_unlock_irqrestore(&base->lock, flags);
+	return ret;
+}
+
+/*
+ * Disarm unless the callback runs elsewhere: returns 0/1 as timer_delete(),
+ * or -1 if the callback is running on another CPU.
+ */
+static int try_to_del_timer_sync(struct timer_list *timer)
+{
+	struct timer_base *base;
+	unsigned long flags;
+	int ret = -1;
+
+	base = lock_timer_base(timer, &flags);
+	if (base->running_timer != timer)
+		ret = detach_if_pending(timer, base);
+	else if (WARN_ON_ONCE(base->expiry_cpu == smp_processor_id()))
+		ret = detach_if_pending(timer, base);	/* own callback */
+	spin_unlock_irqrestore(&base->lock, flags);
+	return ret;
+}
+
+/**
+ * timer_delete_sync - disarm a timer and wait for its running callback
+ * @timer: set up with timer_setup()
+ *
+ * Pre: not called from @timer's own callback (warns and does not wait), and
+ * no lock held that the callback takes.  Returns 1 if it was pending.  On
+ * return the callback is not running, though it may re-arm the timer if it
+ * ran meanwhile: stop whatever re-arms it first.
+ */
+int timer_delete_sync(struct timer_list *timer)
+{
+	int ret;
+
+	while ((ret = try_to_del_timer_sync(timer)) < 0)
+		timer_env_cpu_relax();
+	return ret;
+}
+
+/* ---- expiry ---- */
+
+/*
+ * Run the callbacks on @head with the base lock dropped around each.
+ * Pre: base->lock held (irqs saved in *flags), base->expiry_active.
+ */
+static void expire_timers(struct timer_base *base, struct timer_list **head,
+			  unsigned long *flags)
+{
+	lockdep_assert_held(&base->lock);
+	while (*head) {
+		struct timer_list *timer = *head;
+		void (*fn)(struct timer_list *timer) = timer->function;
+
+		base->running_timer = timer;
+		bucket_del(timer);
+		if (timer->flags & TIMER_IRQSAFE) {
+			spin_unlock(&base->lock);
+			fn(timer);
+			spin_lock(&base->lock);
+		} else {
+			spin_unlock_irqrestore(&base->lock, *flags);
+			fn(timer);
+			spin_lock_irqsave(&base->lock, *flags);
+		}
+		base->running_timer = NULL;
+	}
+}
+
+/*
+ * Move the buckets due at base->next_expiry to @heads, one per level;
+ * returns how many.  Sets base->clk to that jiffy.
+ * Pre: base->lock held.
+ */
+static unsigned int collect_expired_timers(struct timer_base *base,
+					   struct timer_list **heads)
+{
+	uint64_t clk = base->clk = base->next_expiry;
+	unsigned int lvl, levels = 0;
+
+	lockdep_assert_held(&base->lock);
+	for (lvl = 0; lvl < lvl_depth; lvl++) {
+		unsigned int idx = LVL_OFFS(lvl) + (clk & LVL_MASK);
+		uint64_t bit = 1ull << (idx % LVL_SIZE);
+
+		if (base->pending_map[lvl] & bit) {
+			base->pending_map[lvl] &= ~bit;
+			bucket_move(&base->vectors[idx], &heads[levels++]);
+		}
+		/* Upper levels only turn when this one wraps to 0. */
+		if (clk & LVL_CLK_MASK)
+			break;
+		clk >>= LVL_CLK_SHIFT;
+	}
+	return levels;
+}
+
+/*
+ * Expire everything due on @base up to jiffies, unless another CPU is
+ * already at it (it will catch up to jiffies itself).
+ * Pre: base->lock held (irqs saved in *flags).
+ */
+static void __run_timers(struct timer_base *base, unsigned long *flags)
+{
+	struct timer_list *heads[LVL_DEPTH_MAX];
+	unsigned int levels;
+	uint64_t now;
+
+	lockdep_assert_held(&base->lock);
+	if (base->expiry_active)
+		return;
+	base->expiry_active = true;
+	base->expiry_cpu = smp_processor_id();
+
+	for (;;) {
+		now = timer_env_jiffies();
+		if (base->next_expiry_recalc)
+			timer_recalc_next_expiry(base);
+		if (!timer_after_eq(now, base->clk) ||
+		    !timer_after_eq(now, base->next_expiry))
+			break;
+		levels = collect_expired_timers(base, heads);
+		WARN_ON_ONCE(!levels && !base->next_expiry_recalc &&
+			     base->timers_pending);
+		base->clk++;
+		timer_recalc_next_expiry(base);
+		while (levels--)
+			expire_timers(base, &heads[levels], flags);
+	}
+	base->expiry_active = false;
+}
+
+static void run_timer_base(struct timer_base *base)
+{
+	unsigned long flags;
+
+	if (!timer_after_eq(timer_env_jiffies(), READ_ONCE(base->next_expiry)))
+		return;
+	spin_lock_irqsave(&base->lock, flags);
+	__run_timers(base, &flags);
+	spin_unlock_irqrestore(&base->lock, flags);
+}
+
+/**
+ * run_timer_softirq - expire this CPU's due timers, all three bases
+ *
+ * Pre: softirq context of the current CPU.
+ */
+void run_timer_softirq(void)
+{
+	unsigned int cpu = smp_processor_id(), i;
+
+	for (i = 0; i < NR_BASES; i++)
+		run_timer_base(cpu_base(cpu, i));
+}
+
+/**
+ * timer_tick - per-tick hook: raise the softirq if any base has work
+ *
+ * Pre: tick interrupt of the current CPU, jiffies already advanced.
+ */
+void timer_tick(void)
+{
+	unsigned int cpu = smp_processor_id(), i;
+	uint64_t now = timer_env_jiffies();
+
+	for (i = 0; i < NR_BASES; i++) {
+		if (timer_after_eq(now, READ_ONCE(cpu_base(cpu, i)->next_expiry))) {
+			timer_env_raise_softirq();
+			return;
+		}
+	}
+}
+
+/* ---- next event and idle ---- */
+
+/*
+ * Fill @tevt for the CPU of @local and @global at @basej.  If the first
+ * event is at most a tick away, it goes to tevt->local alone (the CPU stays
+ * awake); else local is the first pinned event and global the first
+ * movable one only if it comes before local.  Returns the first event.
+ * Pre: both base locks held.
+ */
+static uint64_t __fetch_next_timer_interrupt(struct timer_base *local,
+					     struct timer_base *global,
+					     uint64_t basej,
+					     struct timer_events *tevt)
+{
+	uint64_t next_local, next_global, next;
+	bool local_first;
+
+	lockdep_assert_held(&local->lock);
+	lockdep_assert_held(&global->lock);
+	if (local->next_expiry_recalc)
+		timer_recalc_next_expiry(local);
+	if (global->next_expiry_recalc)
+		timer_recalc_next_expiry(global);
+
+	tevt->local = tevt->global = TIMER_EVENT_NONE;
+	if (!local->timers_pending && !global->timers_pending)
+		return TIMER_EVENT_NONE;
+
+	next_local = local->next_expiry;
+	next_global = global->next_expiry;
+	local_first = !global->timers_pending ||
+		      (local->timers_pending &&
+		       timer_before_eq(next_local, next_global));
+	next = local_first ? next_local : next_global;
+
+	if (timer_before_eq(next, basej + 1)) {
+		tevt->local = timer_before(next, basej) ? basej : next;
+		return tevt->local;
+	}
+	if (local->timers_pending)
+		tevt->local = next_local;
+	if (!local_first)
+		tevt->global = next_global;
+	return next;
+}
+
+/**
+ * fetch_next_timer_interrupt - next local and global events of CPU @cpu
+ * @cpu: any CPU
+ * @basej: current jiffies
+ * @tevt: result; deferrable timers never appear in it
+ *
+ * Pre: @cpu's base locks not held by the caller.
+ */
+void fetch_next_timer_interrupt(unsigned int cpu, uint64_t basej,
+				struct timer_events *tevt)
+{
+	timer_lock_remote_bases(cpu);
+	__fetch_next_timer_interrupt(cpu_base(cpu, BASE_LOCAL),
+				     cpu_base(cpu, BASE_GLOBAL), basej, tevt);
+	timer_unlock_remote_bases(cpu);
+}
+
+/**
+ * forward_and_idle_timer_bases - prepare this CPU's bases for NOHZ idle
+ * @basej: current jiffies
+ * @tevt: the split next events, as fetch_next_timer_interrupt()
+ *
+ * Forwards the bases to @basej and marks them idle when no event is within
+ * a tick, so a pinned timer armed remotely for earlier wakes this CPU.
+ * Returns tevt->local, the first event this CPU must serve itself.
+ * Pre: irqs off on the current CPU, which is about to idle.
+ */
+uint64_t forward_and_idle_timer_bases(uint64_t basej,
+				      struct timer_events *tevt)
+{
+	unsigned int cpu = smp_processor_id();
+	struct timer_base *local = cpu_base(cpu, BASE_LOCAL);
+	struct timer_base *global = cpu_base(cpu, BASE_GLOBAL);
+	struct timer_base *def = cpu_base(cpu, BASE_DEF);
+	uint64_t next;
+	bool idle;
+
+	timer_lock_remote_bases(cpu);
+	__forward_timer_base(local, basej);
+	__forward_timer_base(global, basej);
+	next = __fetch_next_timer_interrupt(local, global, basej, tevt);
+	idle = next == TIMER_EVENT_NONE || timer_after(next, basej + 1);
+	WRITE_ONCE(local->is_idle, idle);
+	WRITE_ONCE(global->is_idle, idle);
+	timer_unlock_remote_bases(cpu);
+
+	spin_lock(&def->lock);
+	__forward_timer_base(def, basej);
+	spin_unlock(&def->lock);
+	return tevt->local;
+}
+
+/**
+ * timer_clear_idle - this CPU is awake again
+ *
+ * Pre: current CPU, after leaving idle.
+ */
+void timer_clear_idle(void)
+{
+	unsigned int cpu = smp_processor_id();
+
+	WRITE_ONCE(cpu_base(cpu, BASE_LOCAL)->is_idle, false);
+	WRITE_ONCE(cpu_base(cpu, BASE_GLOBAL)->is_idle, false);
+}
+
+/**
+ * timer_lock_remote_bases - lock CPU @cpu's local and global bases
+ * @cpu: any CPU
+ */
+void timer_lock_remote_bases(unsigned int cpu)
+{
+	spin_lock(&cpu_base(cpu, BASE_LOCAL)->lock);
+	spin_lock(&cpu_base(cpu, BASE_GLOBAL)->lock);
+}
+
+/**
+ * timer_unlock_remote_bases - undo timer_lock_remote_bases()
+ * @cpu: the CPU locked
+ */
+void timer_unlock_remote_bases(unsigned int cpu)
+{
+	spin_unlock(&cpu_base(cpu, BASE_GLOBAL)->lock);
+	spin_unlock(&cpu_base(cpu, BASE_LOCAL)->lock);
+}
+
+/**
+ * fetch_next_timer_interrupt_remote - next events of an idle CPU @cpu
+ * @basej: current jiffies
+ * @tevt: result, as fetch_next_timer_interrupt()
+ * @cpu: the CPU
+ *
+ * Pre: timer_lock_remote_bases(@cpu) held.
+ */
+void fetch_next_timer_interrupt_remote(uint64_t basej,
+				       struct timer_events *tevt,
+				       unsigned int cpu)
+{
+	__fetch_next_timer_interrupt(cpu_base(cpu, BASE_LOCAL),
+				     cpu_base(cpu, BASE_GLOBAL), basej, tevt);
+}
+
+/**
+ * timer_expire_remote - expire CPU @cpu's due global timers here
+ * @cpu: an idle CPU whose global events were handed to this one
+ *
+ * Skipped if @cpu's global base is being expired already.
+ */
+void timer_expire_remote(unsigned int cpu)
+{
+	struct timer_base *base = cpu_base(cpu, BASE_GLOBAL);
+	unsigned long flags;
+
+	spin_lock_irqsave(&base->lock, flags);
+	__run_timers(base, &flags);
+	spin_unlock_irqrestore(&base->lock, flags);
+}

@@ -1,0 +1,107 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * timer/timer.h - per-CPU timer wheel: what the timer core offers.
+ *
+ * Portable C: the machine is reached only through "timer_env.h" (the kernel
+ * and the host tests each provide one).  Times are in jiffies, compared
+ * wrap-safely with timer_after()/timer_before().
+ */
+#ifndef TIMER_TIMER_H
+#define TIMER_TIMER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/*
+ * timer->flags: the low bits hold the CPU whose base the timer belongs to,
+ * the high bits the user flags below and TIMER_MIGRATING (internal: the
+ * timer is between two bases and must not be locked through either).
+ */
+#define TIMER_CPUMASK		0x0003ffffu
+#define TIMER_MIGRATING		0x00040000u
+#define TIMER_DEFERRABLE	0x00080000u
+#define TIMER_PINNED		0x00100000u
+#define TIMER_IRQSAFE		0x00200000u
+#define TIMER_USER_FLAGS	(TIMER_DEFERRABLE | TIMER_PINNED | TIMER_IRQSAFE)
+
+/* "No event" in struct timer_events. */
+#define TIMER_EVENT_NONE	UINT64_MAX
+
+struct timer_list {
+	struct timer_list *next;	/* bucket list */
+	struct timer_list **pprev;	/* NULL when not pending */
+	uint64_t expires;		/* jiffies */
+	void (*function)(struct timer_list *timer);
+	uint32_t flags;
+	uint32_t idx;			/* wheel bucket while pending */
+};
+
+/* Next events of one CPU, in jiffies; TIMER_EVENT_NONE when empty. */
+struct timer_events {
+	uint64_t local;		/* pinned timers (the CPU must wake itself) */
+	uint64_t global;	/* movable timers, only if before local */
+};
+
+static inline bool timer_after(uint64_t a, uint64_t b)
+{
+	return (int64_t)(b - a) < 0;
+}
+
+static inline bool timer_before(uint64_t a, uint64_t b)
+{
+	return timer_after(b, a);
+}
+
+static inline bool timer_after_eq(uint64_t a, uint64_t b)
+{
+	return (int64_t)(a - b) >= 0;
+}
+
+static inline bool timer_before_eq(uint64_t a, uint64_t b)
+{
+	return timer_after_eq(b, a);
+}
+
+size_t timer_bases_size(unsigned int ncpus);
+int timer_init(void *storage, unsigned int ncpus, unsigned int hz);
+
+void timer_setup(struct timer_list *timer,
+		 void (*fn)(struct timer_list *timer), uint32_t flags);
+
+/**
+ * timer_pending - is the timer queued?
+ * @timer: the timer
+ *
+ * Unlocked: the answer may be stale by the time the caller looks at it.
+ */
+static inline bool timer_pending(const struct timer_list *timer)
+{
+	return *(const volatile struct timer_list ***)&timer->pprev != NULL;
+}
+
+void add_timer(struct timer_list *timer);
+void add_timer_on(struct timer_list *timer, unsigned int cpu);
+int mod_timer(struct timer_list *timer, uint64_t expires);
+int mod_timer_pending(struct timer_list *timer, uint64_t expires);
+int timer_reduce(struct timer_list *timer, uint64_t expires);
+int timer_delete(struct timer_list *timer);
+int timer_delete_sync(struct timer_list *timer);
+
+void timer_tick(void);
+void run_timer_softirq(void);
+
+void fetch_next_timer_interrupt(unsigned int cpu, uint64_t basej,
+				struct timer_events *tevt);
+uint64_t forward_and_idle_timer_bases(uint64_t basej,
+				      struct timer_events *tevt);
+void timer_clear_idle(void);
+
+void timer_lock_remote_bases(unsigned int cpu);
+void timer_unlock_remote_bases(unsigned int cpu);
+void fetch_next_timer_interrupt_remote(uint64_t basej,
+				       struct timer_events *tevt,
+				       unsigned int cpu);
+void timer_expire_remote(unsigned int cpu);
+
+#endif /* TIMER_TIMER_H */
