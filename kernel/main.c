@@ -3,6 +3,7 @@
  * the boot stack with the loader's magic and boot-information address.
  */
 #include "arch/x86_64/gdt.h"
+#include "arch/x86_64/irq.h"
 #include "arch/x86_64/lapic.h"
 #include "arch/x86_64/paging.h"
 #include "arch/x86_64/smp.h"
@@ -15,6 +16,7 @@
 #include "kernel/mm.h"
 #include "kernel/panic.h"
 #include "kernel/pmm.h"
+#include "kernel/percpu.h"
 #include "kernel/printk.h"
 #include "kernel/topology.h"
 #include "lib/string.h"
@@ -132,6 +134,41 @@ static void mm_init(void)
 		panic("paging_init failed: %d", err);
 }
 
+/* Per-CPU areas for every MADT CPU; the boot CPU installs its own. */
+static void cpus_init(void)
+{
+	uint32_t self = lapic_id();
+
+	if (percpu_alloc(acpi_topo.ncpus))
+		panic("percpu: no memory for %u CPUs", acpi_topo.ncpus);
+	for (unsigned i = 0; i < acpi_topo.ncpus; i++) {
+		per_cpu(i)->apic_id = acpi_topo.cpus[i].apic_id;
+		per_cpu(i)->node = acpi_topo.cpus[i].node;
+		if (acpi_topo.cpus[i].apic_id == self)
+			percpu_install(i);
+	}
+}
+
+/* One `# stat` line per online CPU (docs/serial-format.md). */
+static void print_cpu_stats(void)
+{
+	for (unsigned i = 0; i < nr_cpus; i++) {
+		const struct percpu *p = per_cpu(i);
+		uint64_t idle_ns = p->idle_ns;
+
+		if (!cpu_online[i])
+			continue;
+		/* A CPU halted right now: count its current idle period too. */
+		if (p->in_idle)
+			idle_ns += clock_ns() - p->idle_since;
+		printk("# stat cpu=%u node=%u wakes=%lu wakes_timer=%lu "
+		       "wakes_ipi=%lu wakes_other=%lu idle_us=%lu\n", i,
+		       p->node, p->wakes_timer + p->wakes_ipi + p->wakes_other,
+		       p->wakes_timer, p->wakes_ipi, p->wakes_other,
+		       idle_ns / 1000);
+	}
+}
+
 void kmain(uint32_t magic, uint32_t info_phys);
 void kmain(uint32_t magic, uint32_t info_phys)
 {
@@ -172,9 +209,12 @@ void kmain(uint32_t magic, uint32_t info_phys)
 	       tsc_hz() / 1000);
 
 	lapic_init(acpi_topo.lapic_phys);
+	cpus_init();
+	irq_init();
 	lapic_enable();
 	smp_boot_aps();
 
 	failed = ktest_run(boot_opts.selftest);
+	print_cpu_stats();
 	debug_exit(failed ? EXIT_FAIL : EXIT_PASS);
 }

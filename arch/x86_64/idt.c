@@ -7,6 +7,7 @@
 #include "arch/x86_64/trap.h"
 #include "arch/x86_64/cpu.h"
 #include "arch/x86_64/gdt.h"
+#include "arch/x86_64/irq.h"
 #include "arch/x86_64/paging.h"
 #include "kernel/mm.h"
 #include "kernel/panic.h"
@@ -39,7 +40,8 @@ static const char *const exc_names[32] = {
 	"#VC VMM communication", "#SX security", "reserved 31",
 };
 
-static void set_gate(unsigned vec, uint64_t handler, uint8_t ist)
+void idt_set_gate(unsigned vec, uint64_t handler, uint8_t ist);
+void idt_set_gate(unsigned vec, uint64_t handler, uint8_t ist)
 {
 	idt[vec].off_lo = handler & 0xffff;
 	idt[vec].sel = KERNEL_CS;
@@ -71,7 +73,7 @@ void idt_init(void)
 			ist = IST_NMI;
 		else if (v == X86_VEC_MC)
 			ist = IST_MC;
-		set_gate(v, isr_stubs[v], ist);
+		idt_set_gate(v, isr_stubs[v], ist);
 	}
 	idt_load();
 }
@@ -144,6 +146,10 @@ static void dump_frame(const struct trap_frame *f)
 void exception_dispatch(struct trap_frame *f);
 void exception_dispatch(struct trap_frame *f)
 {
+	if (f->vector >= 32) {
+		irq_dispatch(f);
+		return;
+	}
 	if ((int)f->vector == expect_vec) {
 		expect_vec = -1;
 		expect_hits++;

@@ -49,6 +49,12 @@ ISR_ERR   29
 ISR_ERR   30
 ISR_NOERR 31
 
+/* Interrupt vectors the kernel uses (arch/x86_64/irq.h). */
+ISR_NOERR 0xec
+ISR_NOERR 0xf0
+ISR_NOERR 0xfd
+ISR_NOERR 0xff
+
 isr_common:
 	pushq	%rax
 	pushq	%rbx
@@ -96,5 +102,8 @@ isr_stubs:
 .irp v, 0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,26,27,28,29,30,31
 	.quad isr_\v
 .endr
+	.global irq_stubs
+irq_stubs:
+	.quad isr_0xec, isr_0xf0, isr_0xfd, isr_0xff
 
 	.section .note.GNU-stack, "", @progbits

@@ -9,6 +9,7 @@
 
 #define LAPIC_ID	0x020
 #define LAPIC_SVR	0x0F0
+#define LAPIC_EOI	0x0B0
 #define LAPIC_ESR	0x280
 #define LAPIC_ICR_LO	0x300
 #define LAPIC_ICR_HI	0x310
@@ -66,6 +67,17 @@ static bool send_ipi_raw(uint32_t apic_id, uint32_t lo)
 	lapic_write(LAPIC_ICR_HI, apic_id << 24);
 	lapic_write(LAPIC_ICR_LO, lo);	/* the write of ICR_LO sends it */
 	return icr_wait();
+}
+
+void lapic_eoi(void)
+{
+	lapic_write(LAPIC_EOI, 0);
+}
+
+bool lapic_send_ipi(uint32_t apic_id, uint8_t vector)
+{
+	/* Fixed delivery, physical destination, no shorthand. */
+	return send_ipi_raw(apic_id, vector);
 }
 
 static void delay_us(unsigned us)

@@ -11,6 +11,9 @@ void lapic_init(uint64_t phys);
 /* Software-enable this CPU's LAPIC (SVR), masking nothing else. */
 void lapic_enable(void);
 uint32_t lapic_id(void);
+void lapic_eoi(void);
+/* Fixed-vector IPI to one CPU; false if the ICR stayed busy (bounded). */
+bool lapic_send_ipi(uint32_t apic_id, uint8_t vector);
 /* INIT then the SIPI pair (SDM vol. 3A 9.4.4.1); false if an IPI hung. */
 bool lapic_start_ap(uint32_t apic_id, uint64_t trampoline_phys);
 

@@ -7,6 +7,8 @@
 #include "arch/x86_64/smp.h"
 #include "arch/x86_64/cpu.h"
 #include "arch/x86_64/gdt.h"
+#include "arch/x86_64/idle.h"
+#include "kernel/percpu.h"
 #include "arch/x86_64/lapic.h"
 #include "arch/x86_64/paging.h"
 #include "arch/x86_64/trap.h"
@@ -52,10 +54,10 @@ static __attribute__((noreturn)) void ap_entry_c(struct ap_boot *b)
 {
 	gdt_init_cpu(&b->desc, b->ist);
 	idt_load();
+	percpu_install(b->idx);
 	lapic_enable();
 	__atomic_store_n(&cpu_online[b->idx], 1, __ATOMIC_RELEASE);
-	/* The idle loop with wake accounting comes with the timer work. */
-	halt_forever();
+	cpu_idle_loop();
 }
 
 static void *alloc_pages(uint64_t n)

@@ -1,0 +1,51 @@
+/*
+ * Interrupt dispatch and wake accounting.  The first interrupt after
+ * arch_cpu_idle()'s HLT is that idle period's wake reason: timer (the
+ * LAPIC timer vector), IPI (call-function or reschedule) or other.
+ */
+#include "arch/x86_64/irq.h"
+#include "arch/x86_64/lapic.h"
+#include "arch/x86_64/trap.h"
+#include "arch/x86_64/tsc.h"
+#include "kernel/percpu.h"
+
+extern const uint64_t irq_stubs[4];
+static const uint8_t irq_vectors[4] = {
+	LOCAL_TIMER_VECTOR, CALL_FUNCTION_VECTOR, RESCHEDULE_VECTOR,
+	SPURIOUS_VECTOR,
+};
+
+void idt_set_gate(unsigned vec, uint64_t handler, uint8_t ist);
+
+void irq_init(void)
+{
+	for (unsigned i = 0; i < sizeof(irq_vectors); i++)
+		idt_set_gate(irq_vectors[i], irq_stubs[i], 0);
+}
+
+static void account_wake(struct percpu *p, unsigned vector)
+{
+	if (!p->in_idle)
+		return;
+	p->in_idle = false;
+	p->idle_ns += clock_ns() - p->idle_since;
+	if (vector == LOCAL_TIMER_VECTOR)
+		p->wakes_timer++;
+	else if (vector == CALL_FUNCTION_VECTOR || vector == RESCHEDULE_VECTOR)
+		p->wakes_ipi++;
+	else
+		p->wakes_other++;
+}
+
+void irq_dispatch(struct trap_frame *f)
+{
+	struct percpu *p = this_cpu();
+
+	account_wake(p, (unsigned)f->vector);
+	if (f->vector == SPURIOUS_VECTOR)
+		return;		/* no EOI for a spurious interrupt (SDM 11.9) */
+	if (f->vector == CALL_FUNCTION_VECTOR ||
+	    f->vector == RESCHEDULE_VECTOR)
+		p->ipis_received++;
+	lapic_eoi();
+}

@@ -1,0 +1,54 @@
+/*
+ * Per-CPU data, reached through GS: IA32_GS_BASE points at the CPU's own
+ * struct percpu, whose first word points at itself, so this_cpu() is one
+ * load.  Index = the CPU's position in the MADT (acpi_topo.cpus[]).
+ */
+#ifndef KERNEL_PERCPU_H
+#define KERNEL_PERCPU_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+struct percpu {
+	struct percpu *self;
+	unsigned cpu;
+	uint32_t apic_id;
+	unsigned node;
+	/* Set by arch_cpu_idle() before HLT, cleared by the first interrupt. */
+	volatile bool in_idle;
+	uint64_t idle_entries;
+	uint64_t wakes_timer, wakes_ipi, wakes_other;
+	uint64_t idle_ns, idle_since;
+	uint64_t ipis_received;
+	/* smp_call_on(): a function for this CPU to run, and its argument. */
+	void (*volatile call_fn)(void *arg);
+	void *volatile call_arg;
+	volatile bool call_done;
+};
+
+extern struct percpu *percpu_areas;
+extern unsigned nr_cpus;
+
+static inline struct percpu *this_cpu(void)
+{
+	struct percpu *p;
+
+	__asm__ volatile("movq %%gs:0, %0" : "=r"(p));
+	return p;
+}
+
+static inline unsigned smp_processor_id(void)
+{
+	return this_cpu()->cpu;
+}
+
+static inline struct percpu *per_cpu(unsigned cpu)
+{
+	return &percpu_areas[cpu];
+}
+
+/* Allocate the areas for @ncpus CPUs; then percpu_install() on each CPU. */
+int percpu_alloc(unsigned ncpus);
+void percpu_install(unsigned cpu);
+
+#endif

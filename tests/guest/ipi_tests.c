@@ -1,0 +1,142 @@
+/*
+ * IPIs and the AP idle loop: every CPU reaches HLT, runs a function sent
+ * to it, answers IPIs from every node to every node, and, with nothing
+ * armed, takes no timer wakes.
+ */
+#include "arch/x86_64/idle.h"
+#include "arch/x86_64/smp.h"
+#include "arch/x86_64/tsc.h"
+#include "kernel/ktest.h"
+#include "kernel/percpu.h"
+
+static const char *needs_two_cpus(void)
+{
+	return num_online_cpus() < 2 ? "needs 2 CPUs" : 0;
+}
+
+static const char *needs_three_cpus(void)
+{
+	return num_online_cpus() < 3 ? "needs 2 CPUs besides the test runner" :
+				       0;
+}
+
+static void wait_ns(uint64_t ns)
+{
+	uint64_t t0 = clock_ns();
+
+	while (clock_ns() - t0 < ns)
+		__asm__ volatile("pause");
+}
+
+static void every_ap_reaches_its_idle_loop(struct ktest *t)
+{
+	uint64_t t0 = clock_ns();
+	unsigned self = smp_processor_id(), missing;
+
+	do {
+		missing = 0;
+		for (unsigned i = 0; i < nr_cpus; i++)
+			if (i != self && cpu_online[i] &&
+			    !__atomic_load_n(&per_cpu(i)->idle_entries,
+					     __ATOMIC_ACQUIRE))
+				missing++;
+	} while (missing && clock_ns() - t0 < 1000000000ULL);
+	KEXPECT_EQ(t, missing, 0);
+}
+
+static void record_cpu(void *arg)
+{
+	*(volatile unsigned *)arg = smp_processor_id();
+}
+
+static void call_function_runs_on_the_target_cpu(struct ktest *t)
+{
+	for (unsigned i = 0; i < nr_cpus; i++) {
+		volatile unsigned ran_on = ~0U;
+
+		if (!cpu_online[i])
+			continue;
+		KEXPECT(t, smp_call_on(i, record_cpu, (void *)&ran_on));
+		KEXPECT_EQ(t, ran_on, i);
+	}
+}
+
+struct ping {
+	unsigned to;
+	bool ok;
+};
+
+static void noop(void *arg)
+{
+	(void)arg;
+}
+
+/* Runs on the pinging CPU: IPI the target and wait for its answer. */
+static void ping(void *arg)
+{
+	struct ping *p = arg;
+
+	p->ok = smp_call_on(p->to, noop, 0);
+}
+
+/*
+ * The first online CPU of @node other than @not and the CPU running the
+ * tests (it is busy here, not in its idle loop, so it cannot be called).
+ */
+static unsigned first_cpu_on_node(unsigned node, unsigned not)
+{
+	for (unsigned i = 0; i < nr_cpus; i++)
+		if (cpu_online[i] && per_cpu(i)->node == node && i != not &&
+		    i != smp_processor_id())
+			return i;
+	return ~0U;
+}
+
+static void ipi_ping_pong_between_every_pair_of_nodes(struct ktest *t)
+{
+	unsigned nodes = 0, pairs = 0;
+
+	for (unsigned i = 0; i < nr_cpus; i++)
+		if (per_cpu(i)->node + 1 > nodes)
+			nodes = per_cpu(i)->node + 1;
+	for (unsigned a = 0; a < nodes; a++) {
+		for (unsigned b = 0; b < nodes; b++) {
+			unsigned from = first_cpu_on_node(a, ~0U);
+			unsigned to = first_cpu_on_node(b, from);
+			struct ping p = { .to = to };
+
+			if (from == ~0U || to == ~0U)
+				continue;
+			pairs++;
+			if (!smp_call_on(from, ping, &p) || !p.ok)
+				ktest_fail(t, __FILE__, __LINE__,
+					   "ping CPU %u (node %u) -> CPU %u "
+					   "(node %u) failed", from, a, to, b);
+		}
+	}
+	if (needs_three_cpus())
+		ktest_skip(t, needs_three_cpus());
+	else
+		KEXPECT(t, pairs > 0);
+}
+
+static void idle_cpu_with_nothing_armed_takes_no_timer_wake(struct ktest *t)
+{
+	uint64_t before[nr_cpus];
+
+	for (unsigned i = 0; i < nr_cpus; i++)
+		before[i] = per_cpu(i)->wakes_timer;
+	wait_ns(50000000ULL);
+	for (unsigned i = 0; i < nr_cpus; i++)
+		KEXPECT_EQ(t, per_cpu(i)->wakes_timer - before[i], 0);
+}
+
+static const struct ktest_case ipi_cases[] = {
+	KTEST_CASE(every_ap_reaches_its_idle_loop),
+	KTEST_CASE(call_function_runs_on_the_target_cpu),
+	KTEST_CASE(ipi_ping_pong_between_every_pair_of_nodes),
+	KTEST_CASE(idle_cpu_with_nothing_armed_takes_no_timer_wake),
+};
+KTEST_SUITE(ipi_suite, .name = "ipi", .cases = ipi_cases,
+	    .ncases = sizeof(ipi_cases) / sizeof(ipi_cases[0]),
+	    .skip = needs_two_cpus);
