@@ -212,6 +212,9 @@ void kmain(uint32_t magic, uint32_t info_phys)
 	cpus_init();
 	irq_init();
 	lapic_enable();
+	lapic_timer_calibrate();
+	printk("# clockevent lapic_timer_khz=%lu mode=oneshot\n",
+	       lapic_timer_rate() / 1000);
 	smp_boot_aps();
 
 	failed = ktest_run(boot_opts.selftest);

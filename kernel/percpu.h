@@ -16,10 +16,14 @@ struct percpu {
 	unsigned node;
 	/* Set by arch_cpu_idle() before HLT, cleared by the first interrupt. */
 	volatile bool in_idle;
+	/* Added to this CPU's TSC to line it up with the boot CPU's. */
+	uint64_t tsc_offset;
 	uint64_t idle_entries;
 	uint64_t wakes_timer, wakes_ipi, wakes_other;
 	uint64_t idle_ns, idle_since;
 	uint64_t ipis_received;
+	uint64_t timer_irqs;
+	volatile uint64_t last_timer_irq_ns;
 	/* smp_call_on(): a function for this CPU to run, and its argument. */
 	void (*volatile call_fn)(void *arg);
 	void *volatile call_arg;

@@ -1,4 +1,6 @@
 #include "kernel/topology.h"
+#include "arch/x86_64/cpuid.h"
+#include "kernel/cputopo.h"
 #include "kernel/boot.h"
 #include "kernel/mm.h"
 #include "kernel/printk.h"
@@ -14,6 +16,32 @@ static const void *acpi_map(uint64_t phys, uint64_t len)
 	if (phys >= limit || len > limit - phys)
 		return 0;
 	return phys_to_virt(phys);
+}
+
+/*
+ * Packages, cores and SMT threads from the APIC id layout that CPUID
+ * describes (leaf 0x1F/0xB, else 1/4), applied to the MADT's APIC ids.
+ */
+static void print_cpus(void)
+{
+	static uint32_t ids[TOPOLOGY_MAX_CPUS];
+	struct apic_id_layout layout;
+	unsigned n = acpi_topo.ncpus;
+
+	cputopo_layout(kernel_cpuid, 0, &layout);
+	for (unsigned i = 0; i < n; i++)
+		ids[i] = acpi_cpus[i].apic_id;
+	printk("# topology cpus=%u nodes=%u packages=%u threads_per_core=%u\n",
+	       n, acpi_topo.nnodes, cputopo_count_packages(ids, n, &layout),
+	       cputopo_threads_per_core(ids, n, &layout));
+	for (unsigned i = 0; i < n; i++) {
+		unsigned pkg, core, thread;
+
+		cputopo_decode(&layout, ids[i], &pkg, &core, &thread);
+		printk("# cpu cpu=%u apic=%u node=%u package=%u core=%u "
+		       "thread=%u\n", i, ids[i], acpi_cpus[i].node, pkg, core,
+		       thread);
+	}
 }
 
 int topology_init(void)
@@ -48,8 +76,6 @@ int topology_init(void)
 	       acpi_topo.have_srat ? "yes" : "no",
 	       acpi_topo.have_slit ? "yes" : "no", acpi_topo.nioapics,
 	       (unsigned long)acpi_topo.lapic_phys);
-	for (unsigned i = 0; i < acpi_topo.ncpus; i++)
-		printk("# acpi_cpu index=%u apic=%u node=%u\n", i,
-		       acpi_cpus[i].apic_id, acpi_cpus[i].node);
+	print_cpus();
 	return 0;
 }

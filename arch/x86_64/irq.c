@@ -44,6 +44,12 @@ void irq_dispatch(struct trap_frame *f)
 	account_wake(p, (unsigned)f->vector);
 	if (f->vector == SPURIOUS_VECTOR)
 		return;		/* no EOI for a spurious interrupt (SDM 11.9) */
+	if (f->vector == LOCAL_TIMER_VECTOR) {
+		/* Stamp first: a reader that sees the count sees the stamp. */
+		p->last_timer_irq_ns = clock_ns();
+		__atomic_store_n(&p->timer_irqs, p->timer_irqs + 1,
+				 __ATOMIC_RELEASE);
+	}
 	if (f->vector == CALL_FUNCTION_VECTOR ||
 	    f->vector == RESCHEDULE_VECTOR)
 		p->ipis_received++;

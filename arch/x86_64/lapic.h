@@ -14,6 +14,15 @@ uint32_t lapic_id(void);
 void lapic_eoi(void);
 /* Fixed-vector IPI to one CPU; false if the ICR stayed busy (bounded). */
 bool lapic_send_ipi(uint32_t apic_id, uint8_t vector);
+/* Measure the LAPIC timer rate against the TSC (boot CPU, once). */
+void lapic_timer_calibrate(void);
+uint64_t lapic_timer_rate(void);
+/*
+ * Arm this CPU's LAPIC timer, one-shot, to fire LOCAL_TIMER_VECTOR in
+ * @delta_ns (rounded to the timer's tick, at least one tick, at most 2^32).
+ */
+void arch_clockevent_program(uint64_t delta_ns);
+
 /* INIT then the SIPI pair (SDM vol. 3A 9.4.4.1); false if an IPI hung. */
 bool lapic_start_ap(uint32_t apic_id, uint64_t trampoline_phys);
 

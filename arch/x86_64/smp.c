@@ -36,6 +36,7 @@ struct ap_boot {
 	struct ist_stack ist[IST_COUNT];
 	struct cpu_desc desc;
 	unsigned idx;
+	bool synced;
 };
 
 volatile uint8_t *cpu_online;
@@ -57,6 +58,10 @@ static __attribute__((noreturn)) void ap_entry_c(struct ap_boot *b)
 	percpu_install(b->idx);
 	lapic_enable();
 	__atomic_store_n(&cpu_online[b->idx], 1, __ATOMIC_RELEASE);
+	tsc_sync_ap();
+	/* The boot CPU stores our offset before it lets anyone call us. */
+	while (!__atomic_load_n(&b->synced, __ATOMIC_ACQUIRE))
+		__asm__ volatile("pause");
 	cpu_idle_loop();
 }
 
@@ -102,6 +107,8 @@ static bool start_one(unsigned idx, uint32_t apic_id)
 		}
 		__asm__ volatile("pause");
 	}
+	per_cpu(idx)->tsc_offset = (uint64_t)tsc_sync_bsp();
+	__atomic_store_n(&b->synced, true, __ATOMIC_RELEASE);
 	return true;
 }
 

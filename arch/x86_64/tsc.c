@@ -10,6 +10,7 @@
  */
 #include "arch/x86_64/tsc.h"
 #include "arch/x86_64/cpu.h"
+#include "kernel/percpu.h"
 
 #define PIT_HZ		PIT_TICK_HZ
 #define PIT_CH2		0x42
@@ -132,7 +133,42 @@ uint64_t tsc_to_ns(uint64_t ticks)
 	return (uint64_t)(((unsigned __int128)ticks * ns_mult) >> 32);
 }
 
+/*
+ * TSCs are not synchronised across CPUs here: QEMU starts an AP's TSC at
+ * its INIT, not with the boot CPU's.  Each CPU adds its own offset, which
+ * tsc_sync_ap() measures against the boot CPU at bring-up.
+ */
 uint64_t clock_ns(void)
 {
-	return tsc_to_ns(rdtsc() - tsc_base);
+	return tsc_to_ns(rdtsc() + this_cpu()->tsc_offset - tsc_base);
+}
+
+static volatile uint64_t sync_go, sync_ack, sync_ap_tsc;
+
+/*
+ * Called on the boot CPU and the new AP at once: the boot CPU stamps t0,
+ * releases the AP, which stamps its TSC and answers; the boot CPU stamps
+ * t1.  The AP's stamp lies between t0 and t1, so the offset is good to
+ * half the round trip.  Returns the offset for the AP.
+ */
+int64_t tsc_sync_bsp(void)
+{
+	uint64_t t0, t1;
+
+	sync_ack = 0;
+	t0 = rdtsc() + this_cpu()->tsc_offset;
+	__atomic_store_n(&sync_go, 1, __ATOMIC_RELEASE);
+	while (!__atomic_load_n(&sync_ack, __ATOMIC_ACQUIRE))
+		__asm__ volatile("pause");
+	t1 = rdtsc() + this_cpu()->tsc_offset;
+	sync_go = 0;
+	return (int64_t)(t0 / 2 + t1 / 2 - sync_ap_tsc);
+}
+
+void tsc_sync_ap(void)
+{
+	while (!__atomic_load_n(&sync_go, __ATOMIC_ACQUIRE))
+		__asm__ volatile("pause");
+	sync_ap_tsc = rdtsc();
+	__atomic_store_n(&sync_ack, 1, __ATOMIC_RELEASE);
 }

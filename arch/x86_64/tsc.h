@@ -34,7 +34,15 @@ int pit_measure(unsigned pit_ticks, struct pit_window *w);
 
 uint64_t tsc_to_ns(uint64_t ticks);
 
-/* Nanoseconds since tsc_calibrate(); monotonic on one CPU. */
+/*
+ * Nanoseconds since tsc_calibrate(), comparable across CPUs to within the
+ * bring-up sync's error (half a cache-line round trip).  Needs this CPU's
+ * per-CPU area installed.
+ */
 uint64_t clock_ns(void);
+
+/* Run together at AP bring-up; tsc_sync_bsp() returns the AP's offset. */
+int64_t tsc_sync_bsp(void);
+void tsc_sync_ap(void);
 
 #endif
