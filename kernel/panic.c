@@ -11,6 +11,7 @@ void panic(const char *fmt, ...)
 	va_list ap;
 
 	cli();
+	printk_force_unlock();
 	printk("PANIC: ");
 	va_start(ap, fmt);
 	vprintk(fmt, ap);

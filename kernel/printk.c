@@ -1,12 +1,17 @@
 /*
  * printk: stream the formatted text straight to the UART through
  * lib/printf's callback core, so no line is ever cut at a buffer size.
- * Once SMP lands, the console lock is taken around the whole call so that
- * lines from different CPUs never interleave.
+ * The console lock is held around the whole call so that output from
+ * different CPUs never interleaves within one printk().  panic() takes
+ * the console over without it (printk_force_unlock), since the CPU that
+ * panicked may have been interrupted while holding it.
  */
 #include "kernel/printk.h"
 #include "drivers/uart.h"
+#include "kernel/spinlock.h"
 #include "lib/printf.h"
+
+static spinlock_t console_lock = SPINLOCK_INIT;
 
 static void console_out(char c, void *arg)
 {
@@ -18,7 +23,16 @@ static void console_out(char c, void *arg)
 
 int vprintk(const char *fmt, va_list ap)
 {
-	return vcbprintf(console_out, 0, fmt, ap);
+	unsigned long flags = spin_lock_irqsave(&console_lock);
+	int n = vcbprintf(console_out, 0, fmt, ap);
+
+	spin_unlock_irqrestore(&console_lock, flags);
+	return n;
+}
+
+void printk_force_unlock(void)
+{
+	console_lock.owner = console_lock.next;
 }
 
 int printk(const char *fmt, ...)

@@ -43,25 +43,34 @@ __attribute__((noreturn)) void cpu_idle_loop(void)
 	}
 }
 
-bool smp_call_on(unsigned cpu, void (*fn)(void *), void *arg)
+bool smp_call_async(unsigned cpu, void (*fn)(void *), void *arg)
 {
 	struct percpu *p = per_cpu(cpu);
-	uint64_t t0;
 
-	if (cpu == smp_processor_id()) {
-		fn(arg);
-		return true;
-	}
 	p->call_done = false;
 	p->call_arg = arg;
 	__atomic_store_n(&p->call_fn, fn, __ATOMIC_RELEASE);
-	if (!lapic_send_ipi(p->apic_id, CALL_FUNCTION_VECTOR))
-		return false;
-	t0 = clock_ns();
+	return lapic_send_ipi(p->apic_id, CALL_FUNCTION_VECTOR);
+}
+
+bool smp_call_wait(unsigned cpu)
+{
+	struct percpu *p = per_cpu(cpu);
+	uint64_t t0 = clock_ns();
+
 	while (!__atomic_load_n(&p->call_done, __ATOMIC_ACQUIRE)) {
 		if (clock_ns() - t0 > CALL_WAIT_NS)
 			return false;
 		__asm__ volatile("pause");
 	}
 	return true;
+}
+
+bool smp_call_on(unsigned cpu, void (*fn)(void *), void *arg)
+{
+	if (cpu == smp_processor_id()) {
+		fn(arg);
+		return true;
+	}
+	return smp_call_async(cpu, fn, arg) && smp_call_wait(cpu);
 }

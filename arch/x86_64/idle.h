@@ -13,4 +13,8 @@ __attribute__((noreturn)) void cpu_idle_loop(void);
  */
 bool smp_call_on(unsigned cpu, void (*fn)(void *), void *arg);
 
+/* The two halves of smp_call_on(), to start work on several CPUs at once. */
+bool smp_call_async(unsigned cpu, void (*fn)(void *), void *arg);
+bool smp_call_wait(unsigned cpu);
+
 #endif

@@ -158,6 +158,7 @@ void exception_dispatch(struct trap_frame *f)
 			f->rip += expect_len;
 		return;
 	}
+	printk_force_unlock();	/* the fault may be inside printk */
 	dump_frame(f);
 	panic("unhandled exception %lu", f->vector);
 }

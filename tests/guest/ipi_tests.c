@@ -9,6 +9,8 @@
 #include "arch/x86_64/tsc.h"
 #include "kernel/ktest.h"
 #include "kernel/percpu.h"
+#include "kernel/printk.h"
+#include "kernel/spinlock.h"
 
 static const char *needs_two_cpus(void)
 {
@@ -133,6 +135,7 @@ static void idle_cpu_with_nothing_armed_takes_no_timer_wake(struct ktest *t)
 }
 
 static void lapic_oneshot_fires_within_bound_on_each_ap(struct ktest *t);
+static void spinlock_counts_exactly_under_contention(struct ktest *t);
 
 static const struct ktest_case ipi_cases[] = {
 	KTEST_CASE(every_ap_reaches_its_idle_loop),
@@ -140,6 +143,7 @@ static const struct ktest_case ipi_cases[] = {
 	KTEST_CASE(ipi_ping_pong_between_every_pair_of_nodes),
 	KTEST_CASE(idle_cpu_with_nothing_armed_takes_no_timer_wake),
 	KTEST_CASE(lapic_oneshot_fires_within_bound_on_each_ap),
+	KTEST_CASE(spinlock_counts_exactly_under_contention),
 };
 KTEST_SUITE(ipi_suite, .name = "ipi", .cases = ipi_cases,
 	    .ncases = sizeof(ipi_cases) / sizeof(ipi_cases[0]),
@@ -148,11 +152,12 @@ KTEST_SUITE(ipi_suite, .name = "ipi", .cases = ipi_cases,
 /*
  * The LAPIC one-shot timer on every AP: armed from the AP itself for 2 ms,
  * it must fire once, no earlier than asked (within the 1 % the LAPIC and
- * TSC calibrations may disagree by) and within 20 ms (TCG's scheduling
- * latency on a loaded host), and wake the AP as a timer wake.
+ * TSC calibrations may disagree by), and wake the AP as a timer wake.  The
+ * late bound is loose (100 ms): under TCG on a loaded 2-core host, 24 ms
+ * has been seen from host scheduling alone; the worst lateness is printed.
  */
 #define ONESHOT_NS	2000000ULL
-#define ONESHOT_LATE_NS	20000000ULL
+#define ONESHOT_LATE_NS	100000000ULL
 
 static void arm_oneshot(void *arg)
 {
@@ -162,6 +167,8 @@ static void arm_oneshot(void *arg)
 
 static void lapic_oneshot_fires_within_bound_on_each_ap(struct ktest *t)
 {
+	uint64_t worst = 0;
+
 	for (unsigned i = 0; i < nr_cpus; i++) {
 		struct percpu *p = per_cpu(i);
 		uint64_t armed = 0, irqs = p->timer_irqs;
@@ -183,5 +190,63 @@ static void lapic_oneshot_fires_within_bound_on_each_ap(struct ktest *t)
 			ktest_fail(t, __FILE__, __LINE__,
 				   "CPU %u: armed for %lu ns, fired after %lu",
 				   i, (unsigned long)ONESHOT_NS, fired - armed);
+		else if (fired - armed - ONESHOT_NS > worst &&
+			 fired >= armed + ONESHOT_NS)
+			worst = fired - armed - ONESHOT_NS;
 	}
+	printk("        # lapic_oneshot: 2 ms timer, worst lateness %lu us\n",
+	       worst / 1000);
+}
+
+/*
+ * Up to LOCK_CPUS APs and the test CPU increment one counter under the
+ * ticket lock at the same time (released together by a start flag): the
+ * total must be exact.  Bounded to a few CPUs because a ticket lock hands
+ * over strictly in order: with hundreds of vCPUs on two host cores every
+ * hand-over waits for the host to schedule one particular vCPU (a few ms
+ * each under TCG on a loaded host), hence also the long wait bound.
+ */
+#define LOCK_ROUNDS	200
+#define LOCK_CPUS	3
+#define LOCK_WAIT_NS	60000000000ULL
+
+static spinlock_t test_lock = SPINLOCK_INIT;
+static volatile uint64_t locked_counter;
+static volatile bool lock_go;
+
+static void hammer_lock(void *arg)
+{
+	(void)arg;
+	while (!__atomic_load_n(&lock_go, __ATOMIC_ACQUIRE))
+		__asm__ volatile("pause");
+	for (int i = 0; i < LOCK_ROUNDS; i++) {
+		spin_lock(&test_lock);
+		locked_counter = locked_counter + 1;
+		spin_unlock(&test_lock);
+	}
+}
+
+static void spinlock_counts_exactly_under_contention(struct ktest *t)
+{
+	unsigned started = 0, cpus[LOCK_CPUS];
+
+	locked_counter = 0;
+	lock_go = false;
+
+	for (unsigned i = 0; i < nr_cpus && started < LOCK_CPUS; i++)
+		if (cpu_online[i] && i != smp_processor_id() &&
+		    smp_call_async(i, hammer_lock, 0))
+			cpus[started++] = i;
+	__atomic_store_n(&lock_go, true, __ATOMIC_RELEASE);
+	hammer_lock(0);
+	for (unsigned i = 0; i < started; i++) {
+		uint64_t t0 = clock_ns();
+
+		while (!__atomic_load_n(&per_cpu(cpus[i])->call_done,
+					__ATOMIC_ACQUIRE) &&
+		       clock_ns() - t0 < LOCK_WAIT_NS)
+			__asm__ volatile("pause");
+		KEXPECT(t, per_cpu(cpus[i])->call_done);
+	}
+	KEXPECT_EQ(t, locked_counter, (uint64_t)(started + 1) * LOCK_ROUNDS);
 }
