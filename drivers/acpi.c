@@ -11,6 +11,7 @@
 
 #include "drivers/acpi.h"
 #include "lib/errno.h"
+#include "lib/printf.h"
 #include "lib/string.h"
 
 /* 5.2.5.3 Root System Description Pointer (RSDP) Structure */
@@ -101,89 +102,17 @@ static uint8_t sum8(const uint8_t *p, size_t len)
 	return s;
 }
 
-/* ---- minimal bounded formatter for error messages ---- */
-
-struct ebuf {
-	char *buf;
-	size_t size;
-	size_t pos;
-};
-
-static void eput(struct ebuf *e, char c)
-{
-	if (e->pos + 1 < e->size)
-		e->buf[e->pos++] = c;
-}
-
-static void eputs(struct ebuf *e, const char *s)
-{
-	while (*s)
-		eput(e, *s++);
-}
-
-static void eputn(struct ebuf *e, uint64_t v, unsigned int base)
-{
-	char tmp[24];
-	int i = 0;
-
-	do {
-		tmp[i++] = "0123456789abcdef"[v % base];
-		v /= base;
-	} while (v);
-	while (i)
-		eput(e, tmp[--i]);
-}
-
-/*
- * Supports %s, %u, %x, %lu, %lx, %llu, %llx and %%.  Always terminates
- * err when errlen > 0; err may be NULL.
- */
+/* Error messages go through the kernel's one formatter; err may be NULL. */
 static void __attribute__((format(printf, 3, 4)))
 seterr(char *err, size_t errlen, const char *fmt, ...)
 {
-	struct ebuf e = { err, errlen, 0 };
 	va_list ap;
 
 	if (!err || !errlen)
 		return;
 	va_start(ap, fmt);
-	for (; *fmt; fmt++) {
-		int longs = 0;
-		uint64_t v;
-
-		if (*fmt != '%') {
-			eput(&e, *fmt);
-			continue;
-		}
-		fmt++;
-		while (*fmt == 'l') {
-			longs++;
-			fmt++;
-		}
-		switch (*fmt) {
-		case 's':
-			eputs(&e, va_arg(ap, const char *));
-			break;
-		case 'u':
-		case 'x':
-			if (longs >= 2)
-				v = va_arg(ap, unsigned long long);
-			else if (longs == 1)
-				v = va_arg(ap, unsigned long);
-			else
-				v = va_arg(ap, unsigned int);
-			eputn(&e, v, *fmt == 'x' ? 16 : 10);
-			break;
-		case '%':
-			eput(&e, '%');
-			break;
-		default:	/* unsupported: stop formatting */
-			goto out;
-		}
-	}
-out:
+	vsnprintf(err, errlen, fmt, ap);
 	va_end(ap);
-	e.buf[e.pos] = '\0';
 }
 
 /* ---- RSDP ---- */

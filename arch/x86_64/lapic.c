@@ -133,14 +133,6 @@ void arch_clockevent_program(uint64_t delta_ns)
 	lapic_write(LAPIC_TMR_INIT, (uint32_t)count);
 }
 
-static void delay_us(unsigned us)
-{
-	uint64_t t0 = clock_ns();
-
-	while (clock_ns() - t0 < us * 1000ULL)
-		__asm__ volatile("pause");
-}
-
 bool lapic_start_ap(uint32_t apic_id, uint64_t trampoline_phys)
 {
 	uint32_t vector = (uint32_t)(trampoline_phys >> 12);
@@ -148,11 +140,11 @@ bool lapic_start_ap(uint32_t apic_id, uint64_t trampoline_phys)
 	lapic_write(LAPIC_ESR, 0);
 	if (!send_ipi_raw(apic_id, ICR_INIT | ICR_ASSERT | ICR_LEVEL))
 		return false;
-	delay_us(10000);
+	delay_ns(10000000);
 	for (int i = 0; i < 2; i++) {
 		if (!send_ipi_raw(apic_id, ICR_STARTUP | vector))
 			return false;
-		delay_us(200);
+		delay_ns(200000);
 	}
 	return true;
 }

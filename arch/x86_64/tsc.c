@@ -172,3 +172,11 @@ void tsc_sync_ap(void)
 	sync_ap_tsc = rdtsc();
 	__atomic_store_n(&sync_ack, 1, __ATOMIC_RELEASE);
 }
+
+void delay_ns(uint64_t ns)
+{
+	uint64_t t0 = clock_ns();
+
+	while (clock_ns() - t0 < ns)
+		__asm__ volatile("pause");
+}

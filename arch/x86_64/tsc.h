@@ -41,6 +41,9 @@ uint64_t tsc_to_ns(uint64_t ticks);
  */
 uint64_t clock_ns(void);
 
+/* Busy-wait for at least @ns nanoseconds. */
+void delay_ns(uint64_t ns);
+
 /* Run together at AP bring-up; tsc_sync_bsp() returns the AP's offset. */
 int64_t tsc_sync_bsp(void);
 void tsc_sync_ap(void);

@@ -23,14 +23,6 @@ static const char *needs_three_cpus(void)
 				       0;
 }
 
-static void wait_ns(uint64_t ns)
-{
-	uint64_t t0 = clock_ns();
-
-	while (clock_ns() - t0 < ns)
-		__asm__ volatile("pause");
-}
-
 static void every_ap_reaches_its_idle_loop(struct ktest *t)
 {
 	uint64_t t0 = clock_ns();
@@ -129,7 +121,7 @@ static void idle_cpu_with_nothing_armed_takes_no_timer_wake(struct ktest *t)
 
 	for (unsigned i = 0; i < nr_cpus; i++)
 		before[i] = per_cpu(i)->wakes_timer;
-	wait_ns(50000000ULL);
+	delay_ns(50000000ULL);
 	for (unsigned i = 0; i < nr_cpus; i++)
 		KEXPECT_EQ(t, per_cpu(i)->wakes_timer - before[i], 0);
 }
