@@ -7,7 +7,6 @@
  * is validated before use, and every mapping asks for exactly the bytes
  * that are then read.
  */
-#include <stdarg.h>
 
 #include "drivers/acpi.h"
 #include "lib/errno.h"
@@ -100,19 +99,6 @@ static uint8_t sum8(const uint8_t *p, size_t len)
 	while (len--)
 		s += *p++;
 	return s;
-}
-
-/* Error messages go through the kernel's one formatter; err may be NULL. */
-static void __attribute__((format(printf, 3, 4)))
-seterr(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!err || !errlen)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
 }
 
 /* ---- RSDP ---- */
@@ -210,7 +196,7 @@ static int load_table(acpi_map_fn map, uint64_t phys, const char *want,
 	uint8_t sum;
 
 	if (!p) {
-		seterr(err, errlen, "acpi: %s at 0x%llx is outside mapped memory",
+		errfmt(err, errlen, "acpi: %s at 0x%llx is outside mapped memory",
 		       name, (unsigned long long)phys);
 		return -EINVAL;
 	}
@@ -218,31 +204,31 @@ static int load_table(acpi_map_fn map, uint64_t phys, const char *want,
 		char s[5];
 
 		sig_str(s, p);
-		seterr(err, errlen, "acpi: %s at 0x%llx has signature '%s'",
+		errfmt(err, errlen, "acpi: %s at 0x%llx has signature '%s'",
 		       name, (unsigned long long)phys, s);
 		return -EINVAL;
 	}
 	len = get32(p + SDT_OFF_LENGTH);
 	if (len < SDT_HDR_LEN) {
-		seterr(err, errlen, "acpi: %s length %u smaller than header",
+		errfmt(err, errlen, "acpi: %s length %u smaller than header",
 		       name, len);
 		return -EINVAL;
 	}
 	if (len > ACPI_MAX_TABLE_LEN) {
-		seterr(err, errlen, "acpi: %s length %u exceeds limit %u",
+		errfmt(err, errlen, "acpi: %s length %u exceeds limit %u",
 		       name, len, ACPI_MAX_TABLE_LEN);
 		return -EINVAL;
 	}
 	p = map(phys, len);
 	if (!p) {
-		seterr(err, errlen,
+		errfmt(err, errlen,
 		       "acpi: %s at 0x%llx length %u extends beyond mapped memory",
 		       name, (unsigned long long)phys, len);
 		return -EINVAL;
 	}
 	sum = sum8(p, len);
 	if (sum) {
-		seterr(err, errlen, "acpi: %s checksum mismatch (sum 0x%x)",
+		errfmt(err, errlen, "acpi: %s checksum mismatch (sum 0x%x)",
 		       name, sum);
 		return -EINVAL;
 	}
@@ -261,7 +247,7 @@ static int check_entry(const struct table *t, const char *name, uint32_t off,
 		       uint8_t *elen, char *err, size_t errlen)
 {
 	if (t->len - off < SUB_HDR_LEN) {
-		seterr(err, errlen,
+		errfmt(err, errlen,
 		       "acpi: %s entry at offset %u truncated (%u bytes left)",
 		       name, off, t->len - off);
 		return -EINVAL;
@@ -269,19 +255,19 @@ static int check_entry(const struct table *t, const char *name, uint32_t off,
 	*type = t->p[off];
 	*elen = t->p[off + 1];
 	if (*elen < SUB_HDR_LEN) {
-		seterr(err, errlen,
+		errfmt(err, errlen,
 		       "acpi: %s entry type %u at offset %u has length %u",
 		       name, *type, off, *elen);
 		return -EINVAL;
 	}
 	if (*elen > t->len - off) {
-		seterr(err, errlen,
+		errfmt(err, errlen,
 		       "acpi: %s entry type %u at offset %u length %u overruns table (length %u)",
 		       name, *type, off, *elen, t->len);
 		return -EINVAL;
 	}
 	if (*type < nneed && need[*type] && *elen < need[*type]) {
-		seterr(err, errlen,
+		errfmt(err, errlen,
 		       "acpi: %s entry type %u at offset %u has length %u, need %u",
 		       name, *type, off, *elen, need[*type]);
 		return -EINVAL;
@@ -321,7 +307,7 @@ static int parse_madt(const struct table *t, struct acpi_topology *out,
 	uint32_t off;
 
 	if (t->len < MADT_ENTRIES) {
-		seterr(err, errlen, "acpi: MADT length %u smaller than %u",
+		errfmt(err, errlen, "acpi: MADT length %u smaller than %u",
 		       t->len, MADT_ENTRIES);
 		return -EINVAL;
 	}
@@ -403,7 +389,7 @@ static int parse_srat(const struct table *t, struct acpi_topology *out,
 	uint32_t off;
 
 	if (t->len < SRAT_ENTRIES) {
-		seterr(err, errlen, "acpi: SRAT length %u smaller than %u",
+		errfmt(err, errlen, "acpi: SRAT length %u smaller than %u",
 		       t->len, SRAT_ENTRIES);
 		return -EINVAL;
 	}
@@ -500,14 +486,14 @@ static int parse_slit(const struct table *t, struct acpi_topology *out,
 	unsigned int i, j, keep;
 
 	if (t->len < SLIT_MATRIX) {
-		seterr(err, errlen, "acpi: SLIT length %u smaller than %u",
+		errfmt(err, errlen, "acpi: SLIT length %u smaller than %u",
 		       t->len, SLIT_MATRIX);
 		return -EINVAL;
 	}
 	n = get64(t->p + SLIT_OFF_COUNT);
 	/* len <= 1 MiB, so n < 2^10 whenever n * n fits; no overflow */
 	if (n > 0xffff || n * n > t->len - SLIT_MATRIX) {
-		seterr(err, errlen,
+		errfmt(err, errlen,
 		       "acpi: SLIT with %llu localities does not fit length %u",
 		       (unsigned long long)n, t->len);
 		return -EINVAL;
@@ -565,21 +551,21 @@ int acpi_parse(acpi_map_fn map, const void *rsdp, size_t rsdp_len,
 	if (err && errlen)
 		err[0] = '\0';
 	if (!map || !r || !out) {
-		seterr(err, errlen, "acpi: invalid arguments");
+		errfmt(err, errlen, "acpi: invalid arguments");
 		return -EINVAL;
 	}
 	reset_topology(out);
 	if (rsdp_len < RSDP_V1_LEN) {
-		seterr(err, errlen, "acpi: RSDP length %lu smaller than %u",
+		errfmt(err, errlen, "acpi: RSDP length %lu smaller than %u",
 		       (unsigned long)rsdp_len, RSDP_V1_LEN);
 		return -EINVAL;
 	}
 	if (memcmp(r, RSDP_SIG, RSDP_SIG_LEN)) {
-		seterr(err, errlen, "acpi: RSDP signature mismatch");
+		errfmt(err, errlen, "acpi: RSDP signature mismatch");
 		return -EINVAL;
 	}
 	if (sum8(r, RSDP_V1_LEN)) {
-		seterr(err, errlen, "acpi: RSDP checksum mismatch (sum 0x%x)",
+		errfmt(err, errlen, "acpi: RSDP checksum mismatch (sum 0x%x)",
 		       sum8(r, RSDP_V1_LEN));
 		return -EINVAL;
 	}
@@ -587,20 +573,20 @@ int acpi_parse(acpi_map_fn map, const void *rsdp, size_t rsdp_len,
 		uint32_t len;
 
 		if (rsdp_len < RSDP_V2_LEN) {
-			seterr(err, errlen,
+			errfmt(err, errlen,
 			       "acpi: RSDP revision %u but only %lu bytes given",
 			       r[RSDP_OFF_REVISION], (unsigned long)rsdp_len);
 			return -EINVAL;
 		}
 		len = get32(r + RSDP_OFF_LENGTH);
 		if (len < RSDP_V2_LEN || len > rsdp_len) {
-			seterr(err, errlen,
+			errfmt(err, errlen,
 			       "acpi: RSDP length %u invalid (%lu bytes given)",
 			       len, (unsigned long)rsdp_len);
 			return -EINVAL;
 		}
 		if (sum8(r, len)) {
-			seterr(err, errlen,
+			errfmt(err, errlen,
 			       "acpi: RSDP extended checksum mismatch (sum 0x%x)",
 			       sum8(r, len));
 			return -EINVAL;
@@ -616,7 +602,7 @@ int acpi_parse(acpi_map_fn map, const void *rsdp, size_t rsdp_len,
 		esize = RSDT_ENTRY_LEN;
 	}
 	if (!root_phys) {
-		seterr(err, errlen, "acpi: %s address is zero", root_name);
+		errfmt(err, errlen, "acpi: %s address is zero", root_name);
 		return -EINVAL;
 	}
 	ret = load_table(map, root_phys, root_name, root_name, &root, err,
@@ -624,7 +610,7 @@ int acpi_parse(acpi_map_fn map, const void *rsdp, size_t rsdp_len,
 	if (ret)
 		return ret;
 	if ((root.len - SDT_HDR_LEN) % esize) {
-		seterr(err, errlen,
+		errfmt(err, errlen,
 		       "acpi: %s length %u is not header + %u-byte entries",
 		       root_name, root.len, esize);
 		return -EINVAL;
@@ -641,7 +627,7 @@ int acpi_parse(acpi_map_fn map, const void *rsdp, size_t rsdp_len,
 			continue;
 		h = map(phys, SDT_HDR_LEN);
 		if (!h) {
-			seterr(err, errlen,
+			errfmt(err, errlen,
 			       "acpi: %s entry %u (0x%llx) is outside mapped memory",
 			       root_name, i, (unsigned long long)phys);
 			return -EINVAL;
@@ -665,7 +651,7 @@ int acpi_parse(acpi_map_fn map, const void *rsdp, size_t rsdp_len,
 			return ret;
 	}
 	if (!madt.p) {
-		seterr(err, errlen, "acpi: no MADT (\"APIC\") in %s",
+		errfmt(err, errlen, "acpi: no MADT (\"APIC\") in %s",
 		       root_name);
 		return -EINVAL;
 	}

@@ -11,7 +11,6 @@
  *  - the first error stops parsing: *out then holds the defaults plus the
  *    options parsed so far, and err holds one line (no trailing newline).
  */
-#include <stdarg.h>
 #include <stdint.h>
 
 #include "kernel/cmdline.h"
@@ -191,20 +190,6 @@ static bool is_space(char c)
 	return c == ' ' || c == '\t' || c == '\n' || c == '\r';
 }
 
-static void set_err(char *err, size_t errlen, const char *fmt, ...)
-	__printf_fmt(3, 4);
-
-static void set_err(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!err || !errlen)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-}
-
 static const char *find_eq(const char *s, size_t len)
 {
 	size_t i;
@@ -227,7 +212,7 @@ static int parse_word(const char *s, size_t len, struct boot_options *out,
 	size_t vlen;
 
 	if (!opt) {
-		set_err(err, errlen, "cmdline: unknown option '%.*s'",
+		errfmt(err, errlen, "cmdline: unknown option '%.*s'",
 			(int)klen, s);
 		return -1;
 	}
@@ -238,13 +223,13 @@ static int parse_word(const char *s, size_t len, struct boot_options *out,
 		val = opt->bare_value;
 		vlen = strlen(val);
 	} else {
-		set_err(err, errlen,
+		errfmt(err, errlen,
 			"cmdline: option %s needs a value (expected %s=%s)",
 			opt->name, opt->name, opt->values);
 		return -1;
 	}
 	if (opt->parse(val, vlen, out)) {
-		set_err(err, errlen,
+		errfmt(err, errlen,
 			"cmdline: bad value '%.*s' for %s (expected %s)",
 			(int)vlen, val, opt->name, opt->values);
 		return -1;

@@ -504,3 +504,14 @@ int snprintf(char *buf, size_t size, const char *fmt, ...)
 	va_end(ap);
 	return n;
 }
+
+void errfmt(char *err, size_t errlen, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!err || !errlen)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(err, errlen, fmt, ap);
+	va_end(ap);
+}

@@ -31,4 +31,11 @@ int cbprintf(printf_out_fn out, void *arg, const char *fmt, ...)
 int vsnprintf(char *buf, size_t size, const char *fmt, va_list ap);
 int snprintf(char *buf, size_t size, const char *fmt, ...) __printf_fmt(3, 4);
 
+/*
+ * errfmt - write an error message into a caller's optional buffer: as
+ * snprintf(), but a NULL @err (whatever @errlen) writes nothing.  For
+ * parsers whose err/errlen arguments may be left out.
+ */
+void errfmt(char *err, size_t errlen, const char *fmt, ...) __printf_fmt(3, 4);
+
 #endif /* LIB_PRINTF_H */

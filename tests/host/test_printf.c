@@ -263,6 +263,19 @@ static void count_out(char c, void *arg)
 	cnt->last = c;
 }
 
+START_TEST(test_errfmt_optional_buffer)
+{
+	char buf[8];
+
+	errfmt(NULL, 64, "acpi: %s", "ignored");	/* must not crash */
+	memset(buf, 'x', sizeof(buf));
+	errfmt(buf, 0, "no room");
+	ck_assert_int_eq(buf[0], 'x');
+	errfmt(buf, sizeof(buf), "err %d long", 12345);
+	ck_assert_str_eq(buf, "err 123");
+}
+END_TEST
+
 START_TEST(test_callback_core)
 {
 	struct counter cnt = { 0, 0 };
@@ -305,6 +318,7 @@ static Suite *printf_suite(void)
 	tcase_add_test(tc, test_unknown_conversion);
 	tcase_add_test(tc, test_truncation);
 	tcase_add_test(tc, test_callback_core);
+	tcase_add_test(tc, test_errfmt_optional_buffer);
 	suite_add_tcase(s, tc);
 	return s;
 }
