@@ -104,4 +104,43 @@ void fetch_next_timer_interrupt_remote(uint64_t basej,
 				       unsigned int cpu);
 void timer_expire_remote(unsigned int cpu);
 
+/*
+ * Placement models, chosen once at boot before any timer is armed:
+ *   PULL   global timers stay on their CPU's global base; when it idles
+ *          the hierarchy (timer_migration.c) has a busy CPU expire them;
+ *   PUSH   the pre-6.9 heuristic: at enqueue a non-pinned timer goes to
+ *          the nearest busy CPU (SMT sibling, then node, then any), idle
+ *          CPUs keep and wake for what they hold;
+ *   LOCAL  never migrated: an idle CPU wakes for every timer it holds.
+ */
+enum timer_model { TIMER_MODEL_PULL, TIMER_MODEL_PUSH, TIMER_MODEL_LOCAL };
+void timer_set_model(enum timer_model model);
+enum timer_model timer_get_model(void);
+uint64_t timer_tick_ns(void);		/* 1e9 / hz */
+
+/*
+ * NOHZ glue for the idle path (the kernel's, and the host simulator's).
+ *
+ * timer_nohz_next_event - called with irqs off each time the current CPU
+ * enters or re-enters idle.  @basej is jiffies and @basem the ns time of
+ * that jiffy's start.  Forwards and idles the bases; under PULL hands the
+ * first global event to the hierarchy (tmigr_cpu_deactivate() the first
+ * time, tmigr_cpu_new_timer() when the CPU is already idle).  Returns the
+ * ns time this CPU must wake at (TMIGR_NONE_NS: nothing) and sets *@stop
+ * to whether the tick may stop (no event within the next jiffy).
+ *
+ * timer_nohz_idle_exit - the CPU leaves idle for work: bases busy again,
+ * and under PULL it rejoins the hierarchy (tmigr_cpu_activate()).
+ */
+uint64_t timer_nohz_next_event(uint64_t basej, uint64_t basem, bool *stop);
+void timer_nohz_idle_exit(void);
+
+/* Per-CPU expiry counts, for the `# stat` line. */
+struct timer_cpu_stats {
+	uint64_t expired_local;		/* own timers expired on this CPU */
+	uint64_t expired_remote;	/* other CPUs' timers expired here */
+	uint64_t pulled_for;		/* own timers other CPUs expired */
+};
+void timer_get_stats(unsigned int cpu, struct timer_cpu_stats *stats);
+
 #endif /* TIMER_TIMER_H */

@@ -3,6 +3,7 @@
  * tests/host/env/timer_env.c - host implementation of timer_env.h.
  */
 #include <sched.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "timer_env.h"
@@ -13,6 +14,13 @@ uint64_t host_jiffies;
 unsigned int host_softirq_raised[HOST_MAX_CPUS];
 unsigned int host_wake_ipis[HOST_MAX_CPUS];
 bool host_cpu_idle[HOST_MAX_CPUS];
+uint64_t host_now_ns;
+unsigned int host_cpu_node[HOST_MAX_CPUS];
+unsigned int host_cpu_core[HOST_MAX_CPUS];
+unsigned int host_nr_nodes = 1;
+void (*host_race_hook)(int id);
+void (*host_wake_hook)(unsigned int cpu);
+bool host_pr_info_on;
 unsigned int host_warn_hits;
 unsigned int host_warn_printed;
 
@@ -29,6 +37,14 @@ void host_env_reset(unsigned int ncpus)
 	nr_cpu_ids = ncpus;
 	host_cpu = 0;
 	host_jiffies = 0;
+	host_now_ns = 0;
+	for (unsigned int i = 0; i < HOST_MAX_CPUS; i++) {
+		host_cpu_node[i] = 0;
+		host_cpu_core[i] = i;
+	}
+	host_nr_nodes = 1;
+	host_race_hook = NULL;
+	host_wake_hook = NULL;
 	memset(host_softirq_raised, 0, sizeof(host_softirq_raised));
 	memset(host_wake_ipis, 0, sizeof(host_wake_ipis));
 	memset(host_cpu_idle, 0, sizeof(host_cpu_idle));
@@ -84,7 +100,46 @@ void timer_env_wake_cpu(unsigned int cpu)
 {
 	if (cpu >= HOST_MAX_CPUS)
 		abort();
+	void (*hook)(unsigned int) = __atomic_load_n(&host_wake_hook,
+						    __ATOMIC_RELAXED);
+
 	__atomic_fetch_add(&host_wake_ipis[cpu], 1, __ATOMIC_RELAXED);
+	if (hook)
+		hook(cpu);
+}
+
+/* Blocks handed out by timer_env_zalloc(), freed by host_env_free_all(). */
+struct host_block {
+	struct host_block *next;
+	unsigned char pad[56];
+};
+static struct host_block *host_blocks;
+static pthread_mutex_t host_blocks_lock = PTHREAD_MUTEX_INITIALIZER;
+
+void *timer_env_zalloc(size_t size)
+{
+	struct host_block *b;
+
+	if (posix_memalign((void **)&b, 64, sizeof(*b) + size))
+		return NULL;
+	memset(b, 0, sizeof(*b) + size);
+	pthread_mutex_lock(&host_blocks_lock);
+	b->next = host_blocks;
+	host_blocks = b;
+	pthread_mutex_unlock(&host_blocks_lock);
+	return b + 1;
+}
+
+void host_env_free_all(void)
+{
+	pthread_mutex_lock(&host_blocks_lock);
+	while (host_blocks) {
+		struct host_block *b = host_blocks;
+
+		host_blocks = b->next;
+		free(b);
+	}
+	pthread_mutex_unlock(&host_blocks_lock);
 }
 
 bool timer_env_cpu_idle(unsigned int cpu)

@@ -17,11 +17,12 @@
 #include <pthread.h>
 #include <sched.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 
-#define HOST_MAX_CPUS	64
+#define HOST_MAX_CPUS	4096
 
 /* CPUs */
 extern __thread unsigned int host_cpu;
@@ -35,9 +36,8 @@ static inline unsigned int smp_processor_id(void)
 void host_env_reset(unsigned int ncpus);
 void host_set_cpu(unsigned int cpu);
 
-/* Marked accesses */
-#define READ_ONCE(x)	__atomic_load_n(&(x), __ATOMIC_RELAXED)
-#define WRITE_ONCE(x, v) __atomic_store_n(&(x), (v), __ATOMIC_RELAXED)
+/* Marked accesses, barriers, atomics: shared with the kernel. */
+#include "lib/atomic.h"
 
 /* Spinlocks: a mutex plus its owner, so lockdep_assert_held() can check. */
 typedef struct {
@@ -81,7 +81,60 @@ static inline void host_set_jiffies(uint64_t j)
 	__atomic_store_n(&host_jiffies, j, __ATOMIC_RELAXED);
 }
 
-/* Softirq and IPIs: counted per CPU. */
+/* Monotonic ns clock; the test (or the simulator) moves it with jiffies. */
+extern uint64_t host_now_ns;
+
+static inline uint64_t timer_env_now_ns(void)
+{
+	return __atomic_load_n(&host_now_ns, __ATOMIC_RELAXED);
+}
+
+static inline void host_set_now_ns(uint64_t ns)
+{
+	__atomic_store_n(&host_now_ns, ns, __ATOMIC_RELAXED);
+}
+
+/* Memory that lives as long as the run: zeroed, 64-byte aligned, or NULL. */
+void *timer_env_zalloc(size_t size);
+/* Free everything timer_env_zalloc() gave (between tests; not in timer/). */
+void host_env_free_all(void);
+
+/*
+ * Topology: node and core (SMT siblings share a core id; ids unique
+ * system-wide).  host_env_reset() makes every CPU its own core on node 0.
+ */
+extern unsigned int host_cpu_node[HOST_MAX_CPUS];
+extern unsigned int host_cpu_core[HOST_MAX_CPUS];
+extern unsigned int host_nr_nodes;
+
+static inline unsigned int timer_env_cpu_node(unsigned int cpu)
+{
+	return host_cpu_node[cpu];
+}
+
+static inline unsigned int timer_env_cpu_core(unsigned int cpu)
+{
+	return host_cpu_core[cpu];
+}
+
+/*
+ * Race points: timer/ calls timer_env_race_point(id) at the places where
+ * another CPU's action can interleave (ids in timer_migration.c).  The
+ * host runs host_race_hook there, so a test can replay an interleaving
+ * deterministically; the kernel compiles them away.
+ */
+extern void (*host_race_hook)(int id);
+
+static inline void timer_env_race_point(int id)
+{
+	void (*hook)(int) = __atomic_load_n(&host_race_hook, __ATOMIC_RELAXED);
+
+	if (hook)
+		hook(id);
+}
+
+/* Softirq and IPIs: counted per CPU; host_wake_hook (if set) sees IPIs. */
+extern void (*host_wake_hook)(unsigned int cpu);
 extern unsigned int host_softirq_raised[HOST_MAX_CPUS];
 extern unsigned int host_wake_ipis[HOST_MAX_CPUS];
 extern bool host_cpu_idle[HOST_MAX_CPUS];
@@ -111,5 +164,8 @@ extern unsigned int host_warn_printed;
 })
 
 #define pr_warn(...)	fprintf(stderr, __VA_ARGS__)
+/* Informational lines: off unless a test turns them on. */
+extern bool host_pr_info_on;
+#define pr_info(...)	do { if (host_pr_info_on) printf(__VA_ARGS__); } while (0)
 
 #endif /* TESTS_HOST_ENV_TIMER_ENV_H */

@@ -1,0 +1,81 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * timer/timer_migration.h - the pull hierarchy (seed patch 009).
+ *
+ * Portable C, like timer.c.  Times here are in ns of the monotonic clock
+ * (timer_env_now_ns()); TMIGR_NONE_NS means "no event".  CPUs are grouped
+ * TMIGR_CHILDS_PER_GROUP at a time, within a node first (in the order they
+ * come online, so SMT siblings brought up together share a group), levels
+ * above the cross-node level join nodes.
+ *
+ * Callers (the kernel's idle path and tick, the host simulator):
+ *   boot:      tmigr_init(); then for each CPU, tmigr_cpu_prepare(cpu) on a
+ *              CPU that is already up, then tmigr_cpu_online() on the CPU
+ *   idle:      timer/ calls tmigr_cpu_deactivate()/tmigr_cpu_new_timer()
+ *              itself from timer_nohz_next_event() (timer.h)
+ *   wake:      timer_nohz_idle_exit() calls tmigr_cpu_activate()
+ *   tick:      timer_tick() asks tmigr_requires_handle_remote(),
+ *              run_timer_softirq() calls tmigr_handle_remote()
+ */
+#ifndef TIMER_TIMER_MIGRATION_H
+#define TIMER_TIMER_MIGRATION_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#define TMIGR_CHILDS_PER_GROUP	8
+#define TMIGR_NONE_NS		UINT64_MAX
+#define TMIGR_NONE		0xffu	/* no migrator in union tmigr_state */
+
+/* Setup.  Returns 0 or a negative errno-style code. */
+int tmigr_init(unsigned int ncpus, unsigned int nnodes);
+int tmigr_cpu_prepare(unsigned int cpu);	/* build @cpu's groups */
+int tmigr_cpu_online(void);			/* current CPU joins */
+int tmigr_cpu_offline(void);			/* current CPU leaves (#9) */
+
+/* The walks; all on the current CPU with interrupts off. */
+void tmigr_cpu_activate(void);
+uint64_t tmigr_cpu_deactivate(uint64_t nextexp);
+uint64_t tmigr_cpu_new_timer(uint64_t nextexp);
+bool tmigr_requires_handle_remote(void);
+void tmigr_handle_remote(void);
+
+/* Shape, for the boot line and the tree dump. */
+struct tmigr_shape {
+	unsigned int levels;
+	unsigned int crossnode_level;
+	unsigned int groups;
+};
+void tmigr_get_shape(struct tmigr_shape *shape);
+
+/*
+ * Read-only views for tests, the simulator's invariant checks and the tree
+ * dump.  Group ids are dense 0..groups-1 in creation order.  The values are
+ * a snapshot taken under the group's lock.
+ */
+struct tmigr_group_view {
+	unsigned int id;
+	unsigned int level;
+	unsigned int node;
+	int parent;			/* group id, -1 for the root */
+	unsigned int num_children;
+	uint8_t childmask;		/* this group's bit in its parent */
+	uint8_t active;			/* bitmask of active children */
+	uint8_t migrator;		/* child bit, or TMIGR_NONE */
+	uint16_t seq;
+	uint64_t next_expiry;		/* first queued event, TMIGR_NONE_NS */
+	unsigned int next_cpu;		/* CPU of that event */
+};
+struct tmigr_cpu_view {
+	bool online;
+	bool idle;
+	bool remote;			/* being handled by a migrator now */
+	int group;			/* level-0 group id, -1 if none */
+	uint8_t childmask;
+	uint64_t wakeup;		/* TMIGR_NONE_NS if none */
+	uint64_t cpuevt;		/* the CPU's queued event, or NONE */
+};
+bool tmigr_group_get(unsigned int id, struct tmigr_group_view *v);
+bool tmigr_cpu_get(unsigned int cpu, struct tmigr_cpu_view *v);
+
+#endif /* TIMER_TIMER_MIGRATION_H */
