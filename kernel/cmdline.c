@@ -114,6 +114,27 @@ static int opt_nohz(const char *val, size_t len, struct boot_options *o)
 	return parse_bool(val, len, &o->nohz);
 }
 
+static const char *const clockevent_names[] = {
+	[CLOCKEVENT_AUTO] = "auto",
+	[CLOCKEVENT_ONESHOT] = "oneshot",
+	[CLOCKEVENT_DEADLINE] = "deadline",
+};
+
+static int opt_clockevent(const char *val, size_t len,
+			  struct boot_options *o)
+{
+	unsigned int i;
+
+	for (i = 0; i < sizeof(clockevent_names) / sizeof(*clockevent_names);
+	     i++) {
+		if (val_eq(val, len, clockevent_names[i])) {
+			o->clockevent = i;
+			return 0;
+		}
+	}
+	return -EINVAL;
+}
+
 static int parse_positive(const char *val, size_t len, unsigned int *out)
 {
 	unsigned int v;
@@ -148,6 +169,9 @@ static const struct cmdline_option cmdline_options[] = {
 	  "timer tick frequency (default: 250)" },
 	{ "nohz", opt_nohz, "on|off", "on",
 	  "stop the tick on idle CPUs; bare 'nohz' means on (default: on)" },
+	{ "clockevent", opt_clockevent, "auto|oneshot|deadline", NULL,
+	  "LAPIC timer mode; auto = TSC-deadline where CPUID has it, "
+	  "deadline = that or fail (default: auto)" },
 	{ "scenario", opt_scenario, "NAME", NULL,
 	  "scenario to run after boot (default: none)" },
 	{ "trace", opt_trace, "LIST", NULL,

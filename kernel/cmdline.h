@@ -15,11 +15,9 @@
 
 #define CMDLINE_STR_MAX	128	/* size of the string options, incl. NUL */
 
-enum timer_model {
-	TIMER_MODEL_PULL,
-	TIMER_MODEL_PUSH,
-	TIMER_MODEL_LOCAL,
-};
+#include "timer/timer.h"	/* enum timer_model */
+
+enum { CLOCKEVENT_AUTO, CLOCKEVENT_ONESHOT, CLOCKEVENT_DEADLINE };
 
 struct boot_options {
 	/* "all" (default), "none", or a comma list checked by the runner */
@@ -27,6 +25,7 @@ struct boot_options {
 	enum timer_model timer_model;	/* default TIMER_MODEL_PULL */
 	unsigned int hz;		/* 100, 250 or 1000; default 250 */
 	bool nohz;			/* default true */
+	unsigned int clockevent;	/* CLOCKEVENT_*, default AUTO */
 	char scenario[CMDLINE_STR_MAX];	/* default "" (none) */
 	char trace[CMDLINE_STR_MAX];	/* default "" (none) */
 	unsigned int expect_cpus;	/* 0 = not given */

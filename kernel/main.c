@@ -6,20 +6,25 @@
 #include "arch/x86_64/irq.h"
 #include "arch/x86_64/lapic.h"
 #include "arch/x86_64/paging.h"
+#include "arch/x86_64/pic.h"
 #include "arch/x86_64/smp.h"
 #include "arch/x86_64/trap.h"
 #include "arch/x86_64/tsc.h"
 #include "drivers/debugexit.h"
 #include "drivers/uart.h"
 #include "kernel/boot.h"
+#include "kernel/idle.h"
 #include "kernel/ktest.h"
 #include "kernel/mm.h"
 #include "kernel/panic.h"
 #include "kernel/pmm.h"
 #include "kernel/percpu.h"
 #include "kernel/printk.h"
+#include "kernel/scenario.h"
+#include "kernel/spinlock.h"
 #include "kernel/topology.h"
 #include "lib/string.h"
+#include "timer/timer.h"
 
 #define GIB		(1UL << 30)
 #define PMM_MAX_PHYS	(64 * GIB)
@@ -28,6 +33,7 @@
 
 struct bootinfo boot_info;
 struct boot_options boot_opts;
+static struct scenario_opts scenario;
 static uint8_t pmm_bitmap[PMM_MAX_BYTES] __attribute__((aligned(8)));
 
 /* Until paging_init, only the boot tables' 4 GiB direct map exists. */
@@ -76,8 +82,6 @@ static void strip_image_path(struct bootinfo *bi)
  */
 static void check_unbuilt_options(const struct boot_options *o)
 {
-	if (o->scenario[0])
-		fail_boot("scenario: unknown scenario (none is built yet)");
 	if (o->trace[0])
 		fail_boot("trace: unknown trace event (none is built yet)");
 }
@@ -144,6 +148,7 @@ static void cpus_init(void)
 	for (unsigned i = 0; i < acpi_topo.ncpus; i++) {
 		per_cpu(i)->apic_id = acpi_topo.cpus[i].apic_id;
 		per_cpu(i)->node = acpi_topo.cpus[i].node;
+		per_cpu(i)->core_id = topology_core_key(i);
 		if (acpi_topo.cpus[i].apic_id == self)
 			percpu_install(i);
 	}
@@ -154,6 +159,7 @@ static void print_cpu_stats(void)
 {
 	for (unsigned i = 0; i < nr_cpus; i++) {
 		const struct percpu *p = per_cpu(i);
+		struct timer_cpu_stats ts;
 		uint64_t idle_ns = p->idle_ns;
 
 		if (!cpu_online[i])
@@ -161,11 +167,15 @@ static void print_cpu_stats(void)
 		/* A CPU halted right now: count its current idle period too. */
 		if (p->in_idle)
 			idle_ns += clock_ns() - p->idle_since;
+		timer_get_stats(i, &ts);
 		printk("# stat cpu=%u node=%u wakes=%lu wakes_timer=%lu "
-		       "wakes_ipi=%lu wakes_other=%lu idle_us=%lu\n", i,
-		       p->node, p->wakes_timer + p->wakes_ipi + p->wakes_other,
+		       "wakes_ipi=%lu wakes_other=%lu idle_us=%lu ticks=%lu "
+		       "tick_stops=%lu expired_local=%lu expired_remote=%lu "
+		       "pulled_for=%lu\n", i, p->node,
+		       p->wakes_timer + p->wakes_ipi + p->wakes_other,
 		       p->wakes_timer, p->wakes_ipi, p->wakes_other,
-		       idle_ns / 1000);
+		       idle_ns / 1000, p->ticks, p->tick_stops,
+		       ts.expired_local, ts.expired_remote, ts.pulled_for);
 	}
 }
 
@@ -180,6 +190,7 @@ void kmain(uint32_t magic, uint32_t info_phys)
 	paging_register_guard(boot_stack_guard);
 	gdt_init_boot_cpu();
 	idt_init();
+	pic_disable();
 
 	if (bootinfo_parse(magic, info_phys, boot_phys_map, &boot_info, err,
 			   sizeof(err)))
@@ -194,6 +205,8 @@ void kmain(uint32_t magic, uint32_t info_phys)
 	if (ktest_validate(boot_opts.selftest))
 		debug_exit(EXIT_FAIL);
 	check_unbuilt_options(&boot_opts);
+	if (scenario_parse(boot_opts.scenario, &scenario, err, sizeof(err)))
+		fail_boot(err);
 
 	mm_init();
 	printk("# boot proto=multiboot%d cmdline=\"%s\" free_kib=%lu\n",
@@ -213,11 +226,24 @@ void kmain(uint32_t magic, uint32_t info_phys)
 	irq_init();
 	lapic_enable();
 	lapic_timer_calibrate();
-	printk("# clockevent lapic_timer_khz=%lu mode=oneshot\n",
-	       lapic_timer_rate() / 1000);
+	if (lapic_clockevent_select(boot_opts.clockevent != CLOCKEVENT_ONESHOT,
+				    boot_opts.clockevent == CLOCKEVENT_DEADLINE))
+		fail_boot("clockevent: deadline asked for, but CPUID.01H:ECX"
+			  "[24] says this CPU has no TSC-deadline timer");
+	printk("# clockevent lapic_timer_khz=%lu mode=%s\n",
+	       lapic_timer_rate() / 1000, lapic_clockevent_mode());
+	timers_init();
+	timers_cpu_online();
 	smp_boot_aps();
+	/* The boot CPU is busy (it runs the tests): its tick runs. */
+	local_irq_enable();
+
+	if (scenario_check(&scenario))
+		debug_exit(EXIT_FAIL);
 
 	failed = ktest_run(boot_opts.selftest);
+	if (scenario.kind != SCENARIO_NONE)
+		failed += scenario_run(&scenario);
 	print_cpu_stats();
 	debug_exit(failed ? EXIT_FAIL : EXIT_PASS);
 }

@@ -9,6 +9,12 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+struct percpu_call {
+	void (*volatile fn)(void *arg);
+	void *volatile arg;
+	volatile bool done;
+};
+
 struct percpu {
 	struct percpu *self;
 	unsigned cpu;
@@ -24,10 +30,17 @@ struct percpu {
 	uint64_t ipis_received;
 	uint64_t timer_irqs;
 	volatile uint64_t last_timer_irq_ns;
-	/* smp_call_on(): a function for this CPU to run, and its argument. */
-	void (*volatile call_fn)(void *arg);
-	void *volatile call_arg;
-	volatile bool call_done;
+	/* smp_call_on() and smp_run_on() requests (kernel/smp_call.h). */
+	struct percpu_call call, work;
+	/* kernel/idle.c, kernel/tick.c, kernel/softirq.c */
+	unsigned core_id;		/* shared by SMT siblings */
+	bool in_idle_loop;		/* between idle entry and exit */
+	bool tick_stopped;
+	bool nohz_asked;		/* timer_nohz_next_event() this period */
+	bool softirq_pending, in_softirq;
+	uint64_t tick_next_ns;		/* LAPIC armed for, TICK_NONE_NS */
+	uint64_t ticks, tick_stops;
+	uint64_t tick_irq_delay_ns;	/* last LAPIC interrupt vs armed time */
 };
 
 extern struct percpu *percpu_areas;

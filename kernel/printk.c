@@ -23,8 +23,11 @@ static void console_out(char c, void *arg)
 
 int vprintk(const char *fmt, va_list ap)
 {
-	unsigned long flags = spin_lock_irqsave(&console_lock);
-	int n = vcbprintf(console_out, 0, fmt, ap);
+	unsigned long flags;
+	int n;
+
+	spin_lock_irqsave(&console_lock, flags);
+	n = vcbprintf(console_out, 0, fmt, ap);
 
 	spin_unlock_irqrestore(&console_lock, flags);
 	return n;

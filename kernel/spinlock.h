@@ -1,11 +1,13 @@
 /*
  * Ticket spinlock: FIFO among waiters, so no CPU starves on a contended
- * lock.  The _irqsave variants disable interrupts on this CPU for the
- * critical section (needed for any lock an interrupt handler also takes).
+ * lock.  The _irqsave variants (Linux's form: flags is an lvalue) disable
+ * interrupts on this CPU for the critical section, needed for any lock an
+ * interrupt handler also takes.
  */
 #ifndef KERNEL_SPINLOCK_H
 #define KERNEL_SPINLOCK_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 typedef struct {
@@ -14,6 +16,12 @@ typedef struct {
 } spinlock_t;
 
 #define SPINLOCK_INIT { 0, 0 }
+
+static inline void spin_lock_init(spinlock_t *l)
+{
+	l->next = 0;
+	__atomic_store_n(&l->owner, 0, __ATOMIC_RELEASE);
+}
 
 static inline void spin_lock(spinlock_t *l)
 {
@@ -28,21 +36,48 @@ static inline void spin_unlock(spinlock_t *l)
 	__atomic_store_n(&l->owner, l->owner + 1, __ATOMIC_RELEASE);
 }
 
-static inline unsigned long spin_lock_irqsave(spinlock_t *l)
+/* Held by some CPU (a ticket lock does not know which). */
+static inline bool spin_is_locked(spinlock_t *l)
+{
+	return __atomic_load_n(&l->next, __ATOMIC_RELAXED) !=
+	       __atomic_load_n(&l->owner, __ATOMIC_RELAXED);
+}
+
+static inline unsigned long local_irq_save(void)
 {
 	unsigned long flags;
 
 	__asm__ volatile("pushfq; popq %0; cli" : "=r"(flags) : : "memory");
-	spin_lock(l);
 	return flags;
 }
 
-static inline void spin_unlock_irqrestore(spinlock_t *l, unsigned long flags)
+static inline void local_irq_restore(unsigned long flags)
 {
-	spin_unlock(l);
 	/* Restore IF only if it was set (RFLAGS bit 9). */
 	if (flags & (1UL << 9))
 		__asm__ volatile("sti" ::: "memory");
 }
+
+static inline void local_irq_enable(void)
+{
+	__asm__ volatile("sti" ::: "memory");
+}
+
+static inline void local_irq_disable(void)
+{
+	__asm__ volatile("cli" ::: "memory");
+}
+
+#define spin_lock_irqsave(l, flags)					\
+	do {								\
+		(flags) = local_irq_save();				\
+		spin_lock(l);						\
+	} while (0)
+
+#define spin_unlock_irqrestore(l, flags)				\
+	do {								\
+		spin_unlock(l);						\
+		local_irq_restore(flags);				\
+	} while (0)
 
 #endif

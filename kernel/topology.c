@@ -22,10 +22,11 @@ static const void *acpi_map(uint64_t phys, uint64_t len)
  * Packages, cores and SMT threads from the APIC id layout that CPUID
  * describes (leaf 0x1F/0xB, else 1/4), applied to the MADT's APIC ids.
  */
+static struct apic_id_layout layout;
+
 static void print_cpus(void)
 {
 	static uint32_t ids[TOPOLOGY_MAX_CPUS];
-	struct apic_id_layout layout;
 	unsigned n = acpi_topo.ncpus;
 
 	cputopo_layout(kernel_cpuid, 0, &layout);
@@ -78,4 +79,10 @@ int topology_init(void)
 	       (unsigned long)acpi_topo.lapic_phys);
 	print_cpus();
 	return 0;
+}
+
+/* The APIC id without its SMT bits: equal exactly for SMT siblings. */
+uint32_t topology_core_key(unsigned cpu)
+{
+	return acpi_cpus[cpu].apic_id >> layout.smt_shift;
 }

@@ -16,4 +16,7 @@ extern struct acpi_topology acpi_topo;
  */
 int topology_init(void);
 
+/* After topology_init(): same value for SMT siblings, distinct otherwise. */
+uint32_t topology_core_key(unsigned cpu);
+
 #endif

@@ -66,7 +66,8 @@
  * and timer_delete_sync() can wait for it.  Two bases of one CPU are only
  * ever held together as local then global.
  */
-#include "timer/timer.h"
+#include "timer/timer_internal.h"
+#include "timer/timer_migration.h"
 #include "timer_env.h"
 
 #define LVL_CLK_SHIFT	3
@@ -77,18 +78,8 @@
 /* First distance (jiffies) that lands in level n, n >= 1. */
 #define LVL_START(n)	((uint64_t)(LVL_SIZE - 1) << (((n) - 1) * LVL_CLK_SHIFT))
 
-#define LVL_BITS	6
-#define LVL_SIZE	(1u << LVL_BITS)
 #define LVL_MASK	(LVL_SIZE - 1)
 #define LVL_OFFS(n)	((n) * LVL_SIZE)
-
-#define LVL_DEPTH_MAX	9
-#define WHEEL_SIZE_MAX	(LVL_SIZE * LVL_DEPTH_MAX)
-
-/* An empty base looks this far ahead; beyond any clamped timer. */
-#define NEXT_TIMER_MAX_DELTA	((1ull << 30) - 1)
-
-enum { BASE_LOCAL, BASE_GLOBAL, BASE_DEF, NR_BASES };
 
 enum {
 	MOD_TIMER_PENDING_ONLY = 1,
@@ -96,34 +87,26 @@ enum {
 	MOD_TIMER_NOTPENDING = 4,
 };
 
-struct timer_base {
-	spinlock_t lock;
-	struct timer_list *running_timer;
-	unsigned int cpu;
-	unsigned int expiry_cpu;	/* valid while expiry_active */
-	bool expiry_active;		/* a CPU is in __run_timers() */
-	bool next_expiry_recalc;	/* next_expiry may be early */
-	bool timers_pending;
-	bool is_idle;
-	uint64_t clk;			/* next jiffy to collect */
-	uint64_t next_expiry;		/* earliest bucket expiry */
-	uint64_t pending_map[LVL_DEPTH_MAX];	/* one word per level */
-	struct timer_list *vectors[WHEEL_SIZE_MAX];
-};
-
-static struct timer_base *timer_bases;
-static unsigned int timer_nr_cpus;
+struct timer_cpu *timer_cpus;
+unsigned int timer_nr_cpus;
+enum timer_model timer_model = TIMER_MODEL_PULL;
 static unsigned int lvl_depth;
 static uint64_t wheel_timeout_cutoff;
 static uint64_t wheel_timeout_max;
+static uint64_t timer_tick_nsec;
 
-/* ---- bucket lists ---- */
+/*
+ * ---- bucket lists ----
+ *
+ * pprev is also read without the lock by timer_pending(), so every store
+ * to it is marked.
+ */
 
 static void bucket_add(struct timer_list **head, struct timer_list *timer)
 {
 	timer->next = *head;
 	if (timer->next)
-		timer->next->pprev = &timer->next;
+		WRITE_ONCE(timer->next->pprev, &timer->next);
 	*head = timer;
 	WRITE_ONCE(timer->pprev, head);
 }
@@ -132,7 +115,7 @@ static void bucket_del(struct timer_list *timer)
 {
 	*timer->pprev = timer->next;
 	if (timer->next)
-		timer->next->pprev = timer->pprev;
+		WRITE_ONCE(timer->next->pprev, timer->pprev);
 	timer->next = NULL;
 	WRITE_ONCE(timer->pprev, NULL);
 }
@@ -142,7 +125,7 @@ static void bucket_move(struct timer_list **from, struct timer_list **to)
 {
 	*to = *from;
 	if (*to)
-		(*to)->pprev = to;
+		WRITE_ONCE((*to)->pprev, to);
 	*from = NULL;
 }
 
@@ -153,11 +136,6 @@ static unsigned int base_index(uint32_t tflags)
 	if (tflags & TIMER_DEFERRABLE)
 		return BASE_DEF;
 	return tflags & TIMER_PINNED ? BASE_LOCAL : BASE_GLOBAL;
-}
-
-static struct timer_base *cpu_base(unsigned int cpu, unsigned int idx)
-{
-	return &timer_bases[cpu * NR_BASES + idx];
 }
 
 static struct timer_base *timer_cpu_base(uint32_t tflags, unsigned int cpu)
@@ -242,16 +220,21 @@ static unsigned int calc_wheel_index(uint64_t expires, uint64_t clk,
 }
 
 /*
- * Tell an idle CPU that its next event moved earlier.  Only pinned timers
- * need that: global ones are the pull hierarchy's business, deferrable ones
- * never wake anybody.
+ * Tell an idle CPU that its next event moved earlier.  Deferrable timers
+ * never wake anybody; under PULL global ones are the hierarchy's business,
+ * so only pinned ones need it.  Under PUSH and LOCAL an idle CPU serves all
+ * its timers itself, and a pushed timer may land on a CPU that went idle
+ * since it was chosen.
  * Pre: base->lock held.
  */
 static void trigger_dyntick_cpu(struct timer_base *base,
 				struct timer_list *timer)
 {
 	lockdep_assert_held(&base->lock);
-	if (!(timer->flags & TIMER_PINNED) || (timer->flags & TIMER_DEFERRABLE))
+	if (timer->flags & TIMER_DEFERRABLE)
+		return;
+	if (!(timer->flags & TIMER_PINNED) &&
+	    READ_ONCE(timer_model) == TIMER_MODEL_PULL)
 		return;
 	if (READ_ONCE(base->is_idle) && base->cpu != smp_processor_id())
 		timer_env_wake_cpu(base->cpu);
@@ -364,7 +347,7 @@ static uint64_t next_timer_interrupt(struct timer_base *base)
 }
 
 /* Pre: base->lock held. */
-static void timer_recalc_next_expiry(struct timer_base *base)
+void timer_recalc_next_expiry(struct timer_base *base)
 {
 	lockdep_assert_held(&base->lock);
 	WRITE_ONCE(base->next_expiry, next_timer_interrupt(base));
@@ -374,7 +357,7 @@ static void timer_recalc_next_expiry(struct timer_base *base)
  * Bring base->clk up to @basej unless a due bucket lies in between.
  * Pre: base->lock held.
  */
-static void __forward_timer_base(struct timer_base *base, uint64_t basej)
+void __forward_timer_base(struct timer_base *base, uint64_t basej)
 {
 	lockdep_assert_held(&base->lock);
 	if (timer_before_eq(basej, base->clk))
@@ -401,17 +384,22 @@ static void forward_timer_base(struct timer_base *base)
  */
 size_t timer_bases_size(unsigned int ncpus)
 {
-	return (size_t)ncpus * NR_BASES * sizeof(struct timer_base);
+	return (size_t)ncpus * sizeof(struct timer_cpu);
+}
+
+static void zero_bytes(void *p, size_t n)
+{
+	unsigned char *b = p;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		b[i] = 0;
 }
 
 static void init_timer_base(struct timer_base *base, unsigned int cpu,
 			    uint64_t now)
 {
-	unsigned char *p = (unsigned char *)base;
-	size_t i;
-
-	for (i = 0; i < sizeof(*base); i++)
-		p[i] = 0;
+	zero_bytes(base, sizeof(*base));
 	spin_lock_init(&base->lock);
 	base->cpu = cpu;
 	base->clk = now;
@@ -424,7 +412,8 @@ static void init_timer_base(struct timer_base *base, unsigned int cpu,
  * @ncpus: number of CPUs, 1..TIMER_CPUMASK+1
  * @hz: tick rate, 100, 250 or 1000
  *
- * Pre: no timer is in use yet.  Returns 0, or -1 on a bad argument.
+ * Pre: no timer is in use yet.  Returns 0, or -1 on a bad argument.  The
+ * placement model (timer_set_model()) is left as it is.
  */
 int timer_init(void *storage, unsigned int ncpus, unsigned int hz)
 {
@@ -439,11 +428,15 @@ int timer_init(void *storage, unsigned int ncpus, unsigned int hz)
 	lvl_depth = hz > 100 ? 9 : 8;
 	wheel_timeout_cutoff = LVL_START(lvl_depth);
 	wheel_timeout_max = wheel_timeout_cutoff - LVL_GRAN(lvl_depth - 1);
-	timer_bases = storage;
+	timer_tick_nsec = 1000000000u / hz;
+	timer_cpus = storage;
 	timer_nr_cpus = ncpus;
-	for (cpu = 0; cpu < ncpus; cpu++)
+	for (cpu = 0; cpu < ncpus; cpu++) {
 		for (i = 0; i < NR_BASES; i++)
 			init_timer_base(cpu_base(cpu, i), cpu, now);
+		zero_bytes(&timer_cpus[cpu].stats,
+			   sizeof(timer_cpus[cpu].stats));
+	}
 	return 0;
 }
 
@@ -465,6 +458,76 @@ void timer_setup(struct timer_list *timer,
 	timer->flags = (flags & TIMER_USER_FLAGS) | smp_processor_id();
 }
 
+/* ---- placement ---- */
+
+/**
+ * timer_set_model - choose where global timers expire (timer.h)
+ * @model: TIMER_MODEL_PULL (the default), _PUSH or _LOCAL
+ *
+ * Pre: at boot, before any timer is armed and before CPUs idle.
+ */
+void timer_set_model(enum timer_model model)
+{
+	if (WARN_ON_ONCE(model != TIMER_MODEL_PULL &&
+			 model != TIMER_MODEL_PUSH &&
+			 model != TIMER_MODEL_LOCAL))
+		return;
+	WRITE_ONCE(timer_model, model);
+}
+
+/**
+ * timer_get_model - the placement model in force
+ */
+enum timer_model timer_get_model(void)
+{
+	return READ_ONCE(timer_model);
+}
+
+/*
+ * The pre-6.9 heuristic: a busy CPU near the current one, this one if it
+ * is busy; the nearest is an SMT sibling, then a CPU of the node, then any
+ * (Linux walked the scheduler domains; core and node are what we know).
+ * All idle: this CPU.
+ */
+static unsigned int get_nohz_timer_target(void)
+{
+	unsigned int self = smp_processor_id(), best = self, rank = 3, i;
+	unsigned int core = timer_env_cpu_core(self);
+	unsigned int node = timer_env_cpu_node(self);
+
+	if (!timer_env_cpu_idle(self))
+		return self;
+	for (i = 1; i < timer_nr_cpus && rank > 0; i++) {
+		unsigned int cpu = (self + i) % timer_nr_cpus, r;
+
+		if (timer_env_cpu_idle(cpu))
+			continue;
+		if (timer_env_cpu_core(cpu) == core)
+			r = 0;
+		else if (timer_env_cpu_node(cpu) == node)
+			r = 1;
+		else
+			r = 2;
+		if (r < rank) {
+			rank = r;
+			best = cpu;
+		}
+	}
+	return best;
+}
+
+/*
+ * CPU whose base a timer with @tflags goes on when armed here: this one,
+ * except for a movable timer under PUSH.
+ */
+static unsigned int timer_target_cpu(uint32_t tflags)
+{
+	if (READ_ONCE(timer_model) != TIMER_MODEL_PUSH ||
+	    (tflags & (TIMER_PINNED | TIMER_DEFERRABLE)))
+		return smp_processor_id();
+	return get_nohz_timer_target();
+}
+
 /* ---- arming ---- */
 
 static int __mod_timer(struct timer_list *timer, uint64_t expires,
@@ -472,7 +535,7 @@ static int __mod_timer(struct timer_list *timer, uint64_t expires,
 {
 	struct timer_base *base, *new_base;
 	uint64_t bucket_expiry = 0;
-	unsigned int idx = UINT32_MAX;
+	unsigned int idx = UINT32_MAX, cpu;
 	unsigned long flags;
 	int ret = 0;
 
@@ -502,11 +565,11 @@ static int __mod_timer(struct timer_list *timer, uint64_t expires,
 	if (!ret && (options & MOD_TIMER_PENDING_ONLY))
 		goto out_unlock;
 
-	new_base = timer_cpu_base(timer->flags, smp_processor_id());
+	cpu = timer_target_cpu(timer->flags);
+	new_base = timer_cpu_base(timer->flags, cpu);
 	/* A running timer stays, or timer_delete_sync() could miss it. */
 	if (base != new_base && base->running_timer != timer) {
-		base = switch_timer_base(timer, base, new_base,
-					 smp_processor_id());
+		base = switch_timer_base(timer, base, new_base, cpu);
 		forward_timer_base(base);
 		idx = UINT32_MAX;
 	}
@@ -527,7 +590,9 @@ out_unlock:
  * @expires: absolute jiffies
  *
  * Returns 1 if the timer was pending, 0 if not.  The timer goes on this
- * CPU's base unless its callback is running right now elsewhere.
+ * CPU's base (under PUSH a movable one on a busy CPU's, see
+ * get_nohz_timer_target()) unless its callback is running right now
+ * elsewhere.
  */
 int mod_timer(struct timer_list *timer, uint64_t expires)
 {
@@ -666,6 +731,26 @@ int timer_delete_sync(struct timer_list *timer)
 
 /* ---- expiry ---- */
 
+static void stat_inc(uint64_t *counter)
+{
+	WRITE_ONCE(*counter, READ_ONCE(*counter) + 1);
+}
+
+/*
+ * One timer of CPU @owner expires on CPU @here.  Single writers: @here's
+ * own counters, and @owner's pulled_for under its global base lock (only
+ * that base is expired remotely).
+ */
+static void count_expiry(unsigned int owner, unsigned int here)
+{
+	if (owner == here) {
+		stat_inc(&timer_cpus[here].stats.expired_local);
+	} else {
+		stat_inc(&timer_cpus[here].stats.expired_remote);
+		stat_inc(&timer_cpus[owner].stats.pulled_for);
+	}
+}
+
 /*
  * Run the callbacks on @head with the base lock dropped around each.
  * Pre: base->lock held (irqs saved in *flags), base->expiry_active.
@@ -673,11 +758,14 @@ int timer_delete_sync(struct timer_list *timer)
 static void expire_timers(struct timer_base *base, struct timer_list **head,
 			  unsigned long *flags)
 {
+	unsigned int here = smp_processor_id();
+
 	lockdep_assert_held(&base->lock);
 	while (*head) {
 		struct timer_list *timer = *head;
 		void (*fn)(struct timer_list *timer) = timer->function;
 
+		count_expiry(base->cpu, here);
 		base->running_timer = timer;
 		bucket_del(timer);
 		if (timer->flags & TIMER_IRQSAFE) {
@@ -726,7 +814,7 @@ static unsigned int collect_expired_timers(struct timer_base *base,
  * already at it (it will catch up to jiffies itself).
  * Pre: base->lock held (irqs saved in *flags).
  */
-static void __run_timers(struct timer_base *base, unsigned long *flags)
+void __run_timers(struct timer_base *base, unsigned long *flags)
 {
 	struct timer_list *heads[LVL_DEPTH_MAX];
 	unsigned int levels;
@@ -770,7 +858,8 @@ static void run_timer_base(struct timer_base *base)
 /**
  * run_timer_softirq - expire this CPU's due timers, all three bases
  *
- * Pre: softirq context of the current CPU.
+ * Under PULL, then the due global timers of idle CPUs this CPU is
+ * migrator for.  Pre: softirq context of the current CPU.
  */
 void run_timer_softirq(void)
 {
@@ -778,10 +867,15 @@ void run_timer_softirq(void)
 
 	for (i = 0; i < NR_BASES; i++)
 		run_timer_base(cpu_base(cpu, i));
+	if (READ_ONCE(timer_model) == TIMER_MODEL_PULL) {
+		timer_env_race_point(TMIGR_RP_SOFTIRQ_REMOTE);
+		tmigr_handle_remote();
+	}
 }
 
 /**
- * timer_tick - per-tick hook: raise the softirq if any base has work
+ * timer_tick - per-tick hook: raise the softirq if any base has work,
+ * or under PULL if idle CPUs' timers wait for this CPU
  *
  * Pre: tick interrupt of the current CPU, jiffies already advanced.
  */
@@ -796,167 +890,51 @@ void timer_tick(void)
 			return;
 		}
 	}
+	if (READ_ONCE(timer_model) == TIMER_MODEL_PULL &&
+	    tmigr_requires_handle_remote())
+		timer_env_raise_softirq();
 }
 
-/* ---- next event and idle ---- */
+/* ---- clock and statistics ---- */
 
-/*
- * Fill @tevt for the CPU of @local and @global at @basej.  If the first
- * event is at most a tick away, it goes to tevt->local alone (the CPU stays
- * awake); else local is the first pinned event and global the first
- * movable one only if it comes before local.  Returns the first event.
- * Pre: both base locks held.
+/**
+ * timer_tick_ns - length of a jiffy in ns (1e9 / hz)
  */
-static uint64_t __fetch_next_timer_interrupt(struct timer_base *local,
-					     struct timer_base *global,
-					     uint64_t basej,
-					     struct timer_events *tevt)
+uint64_t timer_tick_ns(void)
 {
-	uint64_t next_local, next_global, next;
-	bool local_first;
+	return timer_tick_nsec;
+}
 
-	lockdep_assert_held(&local->lock);
-	lockdep_assert_held(&global->lock);
-	if (local->next_expiry_recalc)
-		timer_recalc_next_expiry(local);
-	if (global->next_expiry_recalc)
-		timer_recalc_next_expiry(global);
+/**
+ * timer_jiffies_to_ns - the ns time of jiffy @j
+ * @j: jiffies, TIMER_EVENT_NONE for none
+ * @basej: a jiffy whose ns time is known
+ * @basem: the ns time of @basej's start
+ *
+ * A jiffy before @basej is @basem (it is due now); none is TMIGR_NONE_NS.
+ */
+uint64_t timer_jiffies_to_ns(uint64_t j, uint64_t basej, uint64_t basem)
+{
+	if (j == TIMER_EVENT_NONE)
+		return TMIGR_NONE_NS;
+	if (timer_before(j, basej))
+		return basem;
+	return basem + (j - basej) * timer_tick_nsec;
+}
 
-	tevt->local = tevt->global = TIMER_EVENT_NONE;
-	if (!local->timers_pending && !global->timers_pending)
-		return TIMER_EVENT_NONE;
-
-	next_local = local->next_expiry;
-	next_global = global->next_expiry;
-	local_first = !global->timers_pending ||
-		      (local->timers_pending &&
-		       timer_before_eq(next_local, next_global));
-	next = local_first ? next_local : next_global;
-
-	if (timer_before_eq(next, basej + 1)) {
-		tevt->local = timer_before(next, basej) ? basej : next;
-		return tevt->local;
+/**
+ * timer_get_stats - expiry counts of CPU @cpu
+ * @cpu: any CPU; an unknown one reads all zero
+ * @stats: filled in
+ */
+void timer_get_stats(unsigned int cpu, struct timer_cpu_stats *stats)
+{
+	if (cpu >= timer_nr_cpus) {
+		zero_bytes(stats, sizeof(*stats));
+		return;
 	}
-	if (local->timers_pending)
-		tevt->local = next_local;
-	if (!local_first)
-		tevt->global = next_global;
-	return next;
-}
-
-/**
- * fetch_next_timer_interrupt - next local and global events of CPU @cpu
- * @cpu: any CPU
- * @basej: current jiffies
- * @tevt: result; deferrable timers never appear in it
- *
- * Pre: @cpu's base locks not held by the caller.
- */
-void fetch_next_timer_interrupt(unsigned int cpu, uint64_t basej,
-				struct timer_events *tevt)
-{
-	timer_lock_remote_bases(cpu);
-	__fetch_next_timer_interrupt(cpu_base(cpu, BASE_LOCAL),
-				     cpu_base(cpu, BASE_GLOBAL), basej, tevt);
-	timer_unlock_remote_bases(cpu);
-}
-
-/**
- * forward_and_idle_timer_bases - prepare this CPU's bases for NOHZ idle
- * @basej: current jiffies
- * @tevt: the split next events, as fetch_next_timer_interrupt()
- *
- * Forwards the bases to @basej and marks them idle when no event is within
- * a tick, so a pinned timer armed remotely for earlier wakes this CPU.
- * Returns tevt->local, the first event this CPU must serve itself.
- * Pre: irqs off on the current CPU, which is about to idle.
- */
-uint64_t forward_and_idle_timer_bases(uint64_t basej,
-				      struct timer_events *tevt)
-{
-	unsigned int cpu = smp_processor_id();
-	struct timer_base *local = cpu_base(cpu, BASE_LOCAL);
-	struct timer_base *global = cpu_base(cpu, BASE_GLOBAL);
-	struct timer_base *def = cpu_base(cpu, BASE_DEF);
-	uint64_t next;
-	bool idle;
-
-	timer_lock_remote_bases(cpu);
-	__forward_timer_base(local, basej);
-	__forward_timer_base(global, basej);
-	next = __fetch_next_timer_interrupt(local, global, basej, tevt);
-	idle = next == TIMER_EVENT_NONE || timer_after(next, basej + 1);
-	WRITE_ONCE(local->is_idle, idle);
-	WRITE_ONCE(global->is_idle, idle);
-	timer_unlock_remote_bases(cpu);
-
-	spin_lock(&def->lock);
-	__forward_timer_base(def, basej);
-	spin_unlock(&def->lock);
-	return tevt->local;
-}
-
-/**
- * timer_clear_idle - this CPU is awake again
- *
- * Pre: current CPU, after leaving idle.
- */
-void timer_clear_idle(void)
-{
-	unsigned int cpu = smp_processor_id();
-
-	WRITE_ONCE(cpu_base(cpu, BASE_LOCAL)->is_idle, false);
-	WRITE_ONCE(cpu_base(cpu, BASE_GLOBAL)->is_idle, false);
-}
-
-/**
- * timer_lock_remote_bases - lock CPU @cpu's local and global bases
- * @cpu: any CPU
- */
-void timer_lock_remote_bases(unsigned int cpu)
-{
-	spin_lock(&cpu_base(cpu, BASE_LOCAL)->lock);
-	spin_lock(&cpu_base(cpu, BASE_GLOBAL)->lock);
-}
-
-/**
- * timer_unlock_remote_bases - undo timer_lock_remote_bases()
- * @cpu: the CPU locked
- */
-void timer_unlock_remote_bases(unsigned int cpu)
-{
-	spin_unlock(&cpu_base(cpu, BASE_GLOBAL)->lock);
-	spin_unlock(&cpu_base(cpu, BASE_LOCAL)->lock);
-}
-
-/**
- * fetch_next_timer_interrupt_remote - next events of an idle CPU @cpu
- * @basej: current jiffies
- * @tevt: result, as fetch_next_timer_interrupt()
- * @cpu: the CPU
- *
- * Pre: timer_lock_remote_bases(@cpu) held.
- */
-void fetch_next_timer_interrupt_remote(uint64_t basej,
-				       struct timer_events *tevt,
-				       unsigned int cpu)
-{
-	__fetch_next_timer_interrupt(cpu_base(cpu, BASE_LOCAL),
-				     cpu_base(cpu, BASE_GLOBAL), basej, tevt);
-}
-
-/**
- * timer_expire_remote - expire CPU @cpu's due global timers here
- * @cpu: an idle CPU whose global events were handed to this one
- *
- * Skipped if @cpu's global base is being expired already.
- */
-void timer_expire_remote(unsigned int cpu)
-{
-	struct timer_base *base = cpu_base(cpu, BASE_GLOBAL);
-	unsigned long flags;
-
-	spin_lock_irqsave(&base->lock, flags);
-	__run_timers(base, &flags);
-	spin_unlock_irqrestore(&base->lock, flags);
+	stats->expired_local = READ_ONCE(timer_cpus[cpu].stats.expired_local);
+	stats->expired_remote =
+		READ_ONCE(timer_cpus[cpu].stats.expired_remote);
+	stats->pulled_for = READ_ONCE(timer_cpus[cpu].stats.pulled_for);
 }

@@ -77,7 +77,8 @@ void timer_setup(struct timer_list *timer,
  */
 static inline bool timer_pending(const struct timer_list *timer)
 {
-	return *(const volatile struct timer_list ***)&timer->pprev != NULL;
+	/* A relaxed atomic load: the READ_ONCE() of the stores in timer.c. */
+	return __atomic_load_n(&timer->pprev, __ATOMIC_RELAXED) != NULL;
 }
 
 void add_timer(struct timer_list *timer);
@@ -117,6 +118,8 @@ enum timer_model { TIMER_MODEL_PULL, TIMER_MODEL_PUSH, TIMER_MODEL_LOCAL };
 void timer_set_model(enum timer_model model);
 enum timer_model timer_get_model(void);
 uint64_t timer_tick_ns(void);		/* 1e9 / hz */
+/* ns of jiffy @j, given that jiffy @basej started at @basem. */
+uint64_t timer_jiffies_to_ns(uint64_t j, uint64_t basej, uint64_t basem);
 
 /*
  * NOHZ glue for the idle path (the kernel's, and the host simulator's).
@@ -127,7 +130,12 @@ uint64_t timer_tick_ns(void);		/* 1e9 / hz */
  * first global event to the hierarchy (tmigr_cpu_deactivate() the first
  * time, tmigr_cpu_new_timer() when the CPU is already idle).  Returns the
  * ns time this CPU must wake at (TMIGR_NONE_NS: nothing) and sets *@stop
- * to whether the tick may stop (no event within the next jiffy).
+ * to whether the tick may stop (no event within the next jiffy).  The
+ * bases are idle, and under PULL the CPU inactive in the hierarchy, exactly
+ * when *@stop is true: with an event within the next jiffy (its own, or
+ * the hierarchy's first when it is the last CPU) the CPU keeps its tick
+ * and stays, or becomes again, active.  Under PUSH and LOCAL the time
+ * includes the CPU's own global timers.  Deferrable timers never count.
  *
  * timer_nohz_idle_exit - the CPU leaves idle for work: bases busy again,
  * and under PULL it rejoins the hierarchy (tmigr_cpu_activate()).

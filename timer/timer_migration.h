@@ -26,12 +26,27 @@
 #define TMIGR_CHILDS_PER_GROUP	8
 #define TMIGR_NONE_NS		UINT64_MAX
 #define TMIGR_NONE		0xffu	/* no migrator in union tmigr_state */
+#define TMIGR_NO_NODE		0xffffffffu	/* at or above crossnode */
 
-/* Setup.  Returns 0 or a negative errno-style code. */
+/*
+ * Setup.  Returns 0 or a negative errno-style code (lib/errno.h: -EINVAL for
+ * a bad argument or state, -ERANGE when out of memory or group slots).
+ *
+ * tmigr_init() reads timer_env_cpu_node() and timer_env_cpu_core() of every
+ * CPU: set the topology first.  The levels are the seed's estimate from the
+ * CPU and node counts, with "CPUs per node" taken as the largest node so
+ * that uneven nodes still fit under one root.  It may be called again to
+ * start over (tests); memory of the previous run is not freed.
+ *
+ * tmigr_cpu_prepare() may run on any CPU, also one not (yet) in the
+ * hierarchy; calls are serialised internally.  Preparing a prepared CPU
+ * again (after offline) is a no-op.
+ */
 int tmigr_init(unsigned int ncpus, unsigned int nnodes);
+void tmigr_reset(void);		/* tests: forget it all before freeing */
 int tmigr_cpu_prepare(unsigned int cpu);	/* build @cpu's groups */
 int tmigr_cpu_online(void);			/* current CPU joins */
-int tmigr_cpu_offline(void);			/* current CPU leaves (#9) */
+int tmigr_cpu_offline(void);			/* current CPU leaves (#13) */
 
 /* The walks; all on the current CPU with interrupts off. */
 void tmigr_cpu_activate(void);
@@ -45,6 +60,7 @@ struct tmigr_shape {
 	unsigned int levels;
 	unsigned int crossnode_level;
 	unsigned int groups;
+	unsigned int cores_per_group;	/* level 0: SMT cores per group */
 };
 void tmigr_get_shape(struct tmigr_shape *shape);
 
@@ -56,7 +72,7 @@ void tmigr_get_shape(struct tmigr_shape *shape);
 struct tmigr_group_view {
 	unsigned int id;
 	unsigned int level;
-	unsigned int node;
+	unsigned int node;		/* TMIGR_NO_NODE from crossnode up */
 	int parent;			/* group id, -1 for the root */
 	unsigned int num_children;
 	uint8_t childmask;		/* this group's bit in its parent */
@@ -65,6 +81,7 @@ struct tmigr_group_view {
 	uint16_t seq;
 	uint64_t next_expiry;		/* first queued event, TMIGR_NONE_NS */
 	unsigned int next_cpu;		/* CPU of that event */
+	uint64_t next_expiry_hint;	/* the lockless copy the tick reads */
 };
 struct tmigr_cpu_view {
 	bool online;
@@ -77,5 +94,32 @@ struct tmigr_cpu_view {
 };
 bool tmigr_group_get(unsigned int id, struct tmigr_group_view *v);
 bool tmigr_cpu_get(unsigned int cpu, struct tmigr_cpu_view *v);
+
+/*
+ * Race points: timer/ calls timer_env_race_point(id) with these ids where
+ * another CPU's action may interleave; the host tests replay interleavings
+ * there (RACES.md entries in brackets).  The current CPU holds no group
+ * lock at any of them; it may hold its own per-CPU tmigr lock and, inside
+ * timer_nohz_next_event(), its own timer base locks.  So the hook may run
+ * any action of another CPU that does not touch this CPU's timers.
+ */
+enum tmigr_race_point {
+	/* inactive_up read group, then child state; before cmpxchg [11] */
+	TMIGR_RP_INACTIVE_CMPXCHG = 1,
+	/* update_events, before it takes the locks [5, 12, 13] */
+	TMIGR_RP_UPDATE_EVENTS,
+	/* handle_remote is about to pull a CPU [10] */
+	TMIGR_RP_REMOTE_CPU,
+	/* the pulled CPU is marked remote and unlocked, not yet expired */
+	TMIGR_RP_REMOTE_UNLOCKED,
+	/* old root's path to the new root published, its state not yet;
+	 * the setup lock is held [6, 7] */
+	TMIGR_RP_CONNECT_PUBLISHED,
+	/* connection read group, then child state; before cmpxchg [6] */
+	TMIGR_RP_CONNECT_SYNC,
+	/* run_timer_softirq: own bases expired, tmigr_handle_remote() next
+	 * [10] */
+	TMIGR_RP_SOFTIRQ_REMOTE,
+};
 
 #endif /* TIMER_TIMER_MIGRATION_H */

@@ -8,6 +8,8 @@
 #include "arch/x86_64/trap.h"
 #include "arch/x86_64/tsc.h"
 #include "kernel/percpu.h"
+#include "kernel/softirq.h"
+#include "kernel/tick.h"
 
 extern const uint64_t irq_stubs[4];
 static const uint8_t irq_vectors[4] = {
@@ -28,6 +30,12 @@ static void account_wake(struct percpu *p, unsigned vector)
 	if (!p->in_idle)
 		return;
 	p->in_idle = false;
+	/*
+	 * The first interrupt out of HLT: jiffies may be stale if every CPU
+	 * was idle, and what this handler arms must see the current jiffy
+	 * (Linux's tick_nohz_irq_enter() does the same).
+	 */
+	tick_update_jiffies();
 	p->idle_ns += clock_ns() - p->idle_since;
 	if (vector == LOCAL_TIMER_VECTOR)
 		p->wakes_timer++;
@@ -44,14 +52,21 @@ void irq_dispatch(struct trap_frame *f)
 	account_wake(p, (unsigned)f->vector);
 	if (f->vector == SPURIOUS_VECTOR)
 		return;		/* no EOI for a spurious interrupt (SDM 11.9) */
+	if (f->vector == CALL_FUNCTION_VECTOR ||
+	    f->vector == RESCHEDULE_VECTOR)
+		p->ipis_received++;
+	/*
+	 * EOI before the tick's work: the timer softirq runs with interrupts
+	 * on and must not hold off further timer interrupts (the one-shot is
+	 * re-armed inside tick_interrupt()).
+	 */
+	lapic_eoi();
 	if (f->vector == LOCAL_TIMER_VECTOR) {
 		/* Stamp first: a reader that sees the count sees the stamp. */
 		p->last_timer_irq_ns = clock_ns();
 		__atomic_store_n(&p->timer_irqs, p->timer_irqs + 1,
 				 __ATOMIC_RELEASE);
+		tick_interrupt();
 	}
-	if (f->vector == CALL_FUNCTION_VECTOR ||
-	    f->vector == RESCHEDULE_VECTOR)
-		p->ipis_received++;
-	lapic_eoi();
+	irq_exit_softirq();
 }

@@ -6,7 +6,10 @@
 #include "arch/x86_64/lapic.h"
 #include "arch/x86_64/irq.h"
 #include "arch/x86_64/tsc.h"
+#include "arch/x86_64/cpu.h"
+#include "arch/x86_64/cpuid.h"
 #include "kernel/mm.h"
+#include "kernel/spinlock.h"
 
 #define LAPIC_ID	0x020
 #define LAPIC_SVR	0x0F0
@@ -30,7 +33,13 @@
 #define ICR_BUSY	(1U << 12)
 #define ICR_WAIT_NS	10000000ULL
 
+#define LVT_TSC_DEADLINE	(2U << 17)	/* timer mode field, bits 18:17 */
+#define MSR_IA32_TSC_DEADLINE	0x6E0
+#define CPUID1_ECX_TSC_DEADLINE	(1U << 24)
+#define ICR_ALL_BUT_SELF	(3U << 18)	/* destination shorthand */
+
 static volatile uint32_t *lapic;
+static bool use_deadline;
 static uint64_t lapic_timer_hz;
 /* ticks = (ns * tick_mult) >> 32; the rate is below 4 GHz, so this fits. */
 static uint64_t tick_mult;
@@ -71,13 +80,23 @@ static bool icr_wait(void)
 	return true;
 }
 
+/*
+ * Interrupts off across the two ICR writes: an interrupt handler that sends
+ * an IPI between them (a timer callback waking a remote CPU) would leave
+ * its destination in ICR_HI for our ICR_LO write.
+ */
 static bool send_ipi_raw(uint32_t apic_id, uint32_t lo)
 {
-	if (!icr_wait())
-		return false;
-	lapic_write(LAPIC_ICR_HI, apic_id << 24);
-	lapic_write(LAPIC_ICR_LO, lo);	/* the write of ICR_LO sends it */
-	return icr_wait();
+	unsigned long flags = local_irq_save();
+	bool ok = icr_wait();
+
+	if (ok) {
+		lapic_write(LAPIC_ICR_HI, apic_id << 24);
+		lapic_write(LAPIC_ICR_LO, lo);	/* this write sends it */
+		ok = icr_wait();
+	}
+	local_irq_restore(flags);
+	return ok;
 }
 
 void lapic_eoi(void)
@@ -89,6 +108,12 @@ bool lapic_send_ipi(uint32_t apic_id, uint8_t vector)
 {
 	/* Fixed delivery, physical destination, no shorthand. */
 	return send_ipi_raw(apic_id, vector);
+}
+
+bool lapic_send_ipi_all_but_self(uint8_t vector)
+{
+	/* The shorthand ignores the destination field (SDM 11.6.1). */
+	return send_ipi_raw(0, ICR_ALL_BUT_SELF | vector);
 }
 
 /*
@@ -119,11 +144,46 @@ uint64_t lapic_timer_rate(void)
 	return lapic_timer_hz;
 }
 
+bool lapic_has_tsc_deadline(void)
+{
+	struct cpuid_leaf l;
+
+	return kernel_cpuid(1, 0, &l, 0) && (l.ecx & CPUID1_ECX_TSC_DEADLINE);
+}
+
+int lapic_clockevent_select(bool want_deadline, bool require)
+{
+	if (want_deadline && lapic_has_tsc_deadline()) {
+		use_deadline = true;
+		return 0;
+	}
+	use_deadline = false;
+	return want_deadline && require ? -1 : 0;
+}
+
+const char *lapic_clockevent_mode(void)
+{
+	return use_deadline ? "tsc-deadline" : "oneshot";
+}
+
+/*
+ * The mode is set on every call: it is per CPU, and one LVT write costs
+ * less than tracking which CPU has had it.  In TSC-deadline mode the
+ * MSR write is not serialising (SDM 11.5.4.1), so the fence orders it
+ * after the LVT write and after our earlier stores.
+ */
 void arch_clockevent_program(uint64_t delta_ns)
 {
-	uint64_t count = (uint64_t)(((unsigned __int128)delta_ns * tick_mult) >>
-				    32);
+	uint64_t count;
 
+	if (use_deadline) {
+		lapic_write(LAPIC_LVT_TIMER, LVT_TSC_DEADLINE | LOCAL_TIMER_VECTOR);
+		__asm__ volatile("mfence; lfence" ::: "memory");
+		wrmsr(MSR_IA32_TSC_DEADLINE,
+		      rdtsc() + ns_to_tsc_ticks(delta_ns ? delta_ns : 1));
+		return;
+	}
+	count = (uint64_t)(((unsigned __int128)delta_ns * tick_mult) >> 32);
 	if (count == 0)
 		count = 1;
 	if (count > 0xffffffffULL)
@@ -131,6 +191,16 @@ void arch_clockevent_program(uint64_t delta_ns)
 	lapic_write(LAPIC_TMR_DIV, TMR_DIV_1);
 	lapic_write(LAPIC_LVT_TIMER, LOCAL_TIMER_VECTOR);	/* one-shot */
 	lapic_write(LAPIC_TMR_INIT, (uint32_t)count);
+}
+
+void arch_clockevent_cancel(void)
+{
+	if (use_deadline) {
+		__asm__ volatile("mfence; lfence" ::: "memory");
+		wrmsr(MSR_IA32_TSC_DEADLINE, 0);	/* 0 disarms */
+		return;
+	}
+	lapic_write(LAPIC_TMR_INIT, 0);			/* 0 stops it */
 }
 
 bool lapic_start_ap(uint32_t apic_id, uint64_t trampoline_phys)

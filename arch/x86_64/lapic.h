@@ -14,6 +14,8 @@ uint32_t lapic_id(void);
 void lapic_eoi(void);
 /* Fixed-vector IPI to one CPU; false if the ICR stayed busy (bounded). */
 bool lapic_send_ipi(uint32_t apic_id, uint8_t vector);
+/* The same vector to every other CPU (destination shorthand). */
+bool lapic_send_ipi_all_but_self(uint8_t vector);
 /* Measure the LAPIC timer rate against the TSC (boot CPU, once). */
 void lapic_timer_calibrate(void);
 uint64_t lapic_timer_rate(void);
@@ -22,6 +24,16 @@ uint64_t lapic_timer_rate(void);
  * @delta_ns (rounded to the timer's tick, at least one tick, at most 2^32).
  */
 void arch_clockevent_program(uint64_t delta_ns);
+void arch_clockevent_cancel(void);
+
+/*
+ * Clockevent mode, chosen once on the boot CPU: TSC-deadline when asked
+ * for and CPUID.01H:ECX[24] says the LAPIC has it, else one-shot count-
+ * down.  Returns -1 only when @require and deadline mode is missing.
+ */
+bool lapic_has_tsc_deadline(void);
+int lapic_clockevent_select(bool want_deadline, bool require);
+const char *lapic_clockevent_mode(void);
 
 /* INIT then the SIPI pair (SDM vol. 3A 9.4.4.1); false if an IPI hung. */
 bool lapic_start_ap(uint32_t apic_id, uint64_t trampoline_phys);

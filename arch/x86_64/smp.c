@@ -7,7 +7,7 @@
 #include "arch/x86_64/smp.h"
 #include "arch/x86_64/cpu.h"
 #include "arch/x86_64/gdt.h"
-#include "arch/x86_64/idle.h"
+#include "kernel/idle.h"
 #include "kernel/percpu.h"
 #include "arch/x86_64/lapic.h"
 #include "arch/x86_64/paging.h"
@@ -62,6 +62,7 @@ static __attribute__((noreturn)) void ap_entry_c(struct ap_boot *b)
 	/* The boot CPU stores our offset before it lets anyone call us. */
 	while (!__atomic_load_n(&b->synced, __ATOMIC_ACQUIRE))
 		__asm__ volatile("pause");
+	timers_cpu_online();
 	cpu_idle_loop();
 }
 

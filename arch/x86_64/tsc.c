@@ -30,6 +30,7 @@ static uint64_t tsc_rate;
 static uint64_t tsc_base;
 /* ns = (ticks * ns_mult) >> 32 */
 static uint64_t ns_mult;
+static uint64_t tsc_mult;	/* TSC ticks per ns, << 24 */
 
 struct pit_sample {
 	uint64_t tsc;		/* midpoint of the bracketing TSC reads */
@@ -119,6 +120,7 @@ int tsc_calibrate(void)
 	tsc_rate = best.tsc_ticks * PIT_HZ / best.pit_ticks;
 	/* 10^9 << 32 still fits in 64 bits. */
 	ns_mult = (1000000000ULL << 32) / tsc_rate;
+	tsc_mult = (tsc_rate << 24) / 1000000000ULL;
 	tsc_base = rdtsc();
 	return 0;
 }
@@ -131,6 +133,12 @@ uint64_t tsc_hz(void)
 uint64_t tsc_to_ns(uint64_t ticks)
 {
 	return (uint64_t)(((unsigned __int128)ticks * ns_mult) >> 32);
+}
+
+/* ticks = (ns * tsc_mult) >> 24: no 128-bit division in the kernel. */
+uint64_t ns_to_tsc_ticks(uint64_t ns)
+{
+	return (uint64_t)(((unsigned __int128)ns * tsc_mult) >> 24);
 }
 
 /*

@@ -33,6 +33,7 @@ struct pit_window {
 int pit_measure(unsigned pit_ticks, struct pit_window *w);
 
 uint64_t tsc_to_ns(uint64_t ticks);
+uint64_t ns_to_tsc_ticks(uint64_t ns);
 
 /*
  * Nanoseconds since tsc_calibrate(), comparable across CPUs to within the

@@ -3,14 +3,17 @@
  * to it, answers IPIs from every node to every node, and, with nothing
  * armed, takes no timer wakes.
  */
-#include "arch/x86_64/idle.h"
+#include "arch/x86_64/irq.h"
 #include "arch/x86_64/lapic.h"
 #include "arch/x86_64/smp.h"
 #include "arch/x86_64/tsc.h"
 #include "kernel/ktest.h"
+#include "kernel/smp_call.h"
 #include "kernel/percpu.h"
 #include "kernel/printk.h"
 #include "kernel/spinlock.h"
+#include "kernel/tick.h"
+#include "lib/atomic.h"
 
 static const char *needs_two_cpus(void)
 {
@@ -119,11 +122,36 @@ static void idle_cpu_with_nothing_armed_takes_no_timer_wake(struct ktest *t)
 {
 	uint64_t before[nr_cpus];
 
+	if (!tick_nohz_enabled()) {
+		ktest_skip(t, "nohz=off: idle CPUs keep their tick");
+		return;
+	}
 	for (unsigned i = 0; i < nr_cpus; i++)
 		before[i] = per_cpu(i)->wakes_timer;
 	delay_ns(50000000ULL);
 	for (unsigned i = 0; i < nr_cpus; i++)
 		KEXPECT_EQ(t, per_cpu(i)->wakes_timer - before[i], 0);
+}
+
+/* One shorthand IPI reaches every other online CPU, and not the sender. */
+static void ipi_all_but_self_reaches_every_other_cpu(struct ktest *t)
+{
+	uint64_t before[nr_cpus], t0;
+	unsigned self = smp_processor_id(), missing;
+
+	for (unsigned i = 0; i < nr_cpus; i++)
+		before[i] = READ_ONCE(per_cpu(i)->ipis_received);
+	KEXPECT(t, lapic_send_ipi_all_but_self(RESCHEDULE_VECTOR));
+	t0 = clock_ns();
+	do {
+		missing = 0;
+		for (unsigned i = 0; i < nr_cpus; i++)
+			if (i != self && cpu_online[i] &&
+			    READ_ONCE(per_cpu(i)->ipis_received) == before[i])
+				missing++;
+	} while (missing && clock_ns() - t0 < 1000000000ULL);
+	KEXPECT_EQ(t, missing, 0);
+	KEXPECT_EQ(t, READ_ONCE(per_cpu(self)->ipis_received), before[self]);
 }
 
 static void lapic_oneshot_fires_within_bound_on_each_ap(struct ktest *t);
@@ -134,6 +162,7 @@ static const struct ktest_case ipi_cases[] = {
 	KTEST_CASE(call_function_runs_on_the_target_cpu),
 	KTEST_CASE(ipi_ping_pong_between_every_pair_of_nodes),
 	KTEST_CASE(idle_cpu_with_nothing_armed_takes_no_timer_wake),
+	KTEST_CASE(ipi_all_but_self_reaches_every_other_cpu),
 	KTEST_CASE(lapic_oneshot_fires_within_bound_on_each_ap),
 	KTEST_CASE(spinlock_counts_exactly_under_contention),
 };
@@ -161,6 +190,11 @@ static void lapic_oneshot_fires_within_bound_on_each_ap(struct ktest *t)
 {
 	uint64_t worst = 0;
 
+	/* With the tick running in idle, it owns the LAPIC timer. */
+	if (!tick_nohz_enabled()) {
+		ktest_skip(t, "nohz=off: the idle tick owns the LAPIC timer");
+		return;
+	}
 	for (unsigned i = 0; i < nr_cpus; i++) {
 		struct percpu *p = per_cpu(i);
 		uint64_t armed = 0, irqs = p->timer_irqs;
@@ -234,11 +268,11 @@ static void spinlock_counts_exactly_under_contention(struct ktest *t)
 	for (unsigned i = 0; i < started; i++) {
 		uint64_t t0 = clock_ns();
 
-		while (!__atomic_load_n(&per_cpu(cpus[i])->call_done,
+		while (!__atomic_load_n(&per_cpu(cpus[i])->call.done,
 					__ATOMIC_ACQUIRE) &&
 		       clock_ns() - t0 < LOCK_WAIT_NS)
 			__asm__ volatile("pause");
-		KEXPECT(t, per_cpu(cpus[i])->call_done);
+		KEXPECT(t, per_cpu(cpus[i])->call.done);
 	}
 	KEXPECT_EQ(t, locked_counter, (uint64_t)(started + 1) * LOCK_ROUNDS);
 }

@@ -25,6 +25,7 @@ static void assert_defaults(const struct boot_options *o)
 	ck_assert_int_eq(o->timer_model, TIMER_MODEL_PULL);
 	ck_assert_uint_eq(o->hz, 250);
 	ck_assert(o->nohz);
+	ck_assert_uint_eq(o->clockevent, CLOCKEVENT_AUTO);
 	ck_assert_str_eq(o->scenario, "");
 	ck_assert_str_eq(o->trace, "");
 	ck_assert_uint_eq(o->expect_cpus, 0);
@@ -78,6 +79,11 @@ START_TEST(test_every_option)
 	ck_assert(opts.nohz);
 	ck_assert_int_eq(parse("expect_cpus=0x10"), 0);
 	ck_assert_uint_eq(opts.expect_cpus, 16);
+	ck_assert_int_eq(parse("clockevent=deadline"), 0);
+	ck_assert_uint_eq(opts.clockevent, CLOCKEVENT_DEADLINE);
+	ck_assert_int_eq(parse("clockevent=oneshot"), 0);
+	ck_assert_uint_eq(opts.clockevent, CLOCKEVENT_ONESHOT);
+	ck_assert_int_eq(parse("clockevent=tsc"), -1);
 }
 END_TEST
 
@@ -217,9 +223,9 @@ START_TEST(test_help)
 	struct help_acc h = { 0, "" };
 
 	cmdline_help(help_line, &h);
-	ck_assert_int_eq(h.lines, 8);
-	ck_assert_str_eq(h.seen, "selftest timer_model hz nohz scenario "
-			 "trace expect_cpus expect_nodes ");
+	ck_assert_int_eq(h.lines, 9);
+	ck_assert_str_eq(h.seen, "selftest timer_model hz nohz clockevent "
+			 "scenario trace expect_cpus expect_nodes ");
 }
 END_TEST
 

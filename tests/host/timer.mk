@@ -16,8 +16,12 @@ TIMER_HOST_CFLAGS := -std=gnu11 -O1 -g -Wall -Wextra -Werror -I. \
 TIMER_CHECK_CFLAGS := $(shell pkg-config --cflags check)
 TIMER_CHECK_LIBS := $(shell pkg-config --libs check)
 
-TIMER_CORE_SRCS := $(wildcard timer/*.c) $(wildcard tests/host/env/*.c)
-TIMER_TEST_SRCS := tests/host/timer/test_timer.c tests/host/main.c
+TIMER_CORE_SRCS := $(wildcard timer/*.c) lib/tqueue.c \
+	$(wildcard tests/host/env/*.c)
+TIMER_TEST_SRCS := tests/host/timer/test_timer.c \
+	tests/host/timer/test_tqueue.c tests/host/timer/test_tmigr.c \
+	tests/host/timer/test_tmigr_races.c tests/host/timer/tmigr_util.c \
+	tests/host/main.c
 
 TIMER_OBJDIR := $(BUILD)/host/timer-obj
 TIMER_CORE_OBJS := $(patsubst %.c,$(TIMER_OBJDIR)/%.o,$(TIMER_CORE_SRCS))
@@ -45,7 +49,7 @@ TIMER_TSAN_CFLAGS := -std=gnu11 -O1 -g -Wall -Wextra -Werror -I. \
 	-Itests/host/env -include tests/host/env/timer_rename.h \
 	-fsanitize=thread -fno-omit-frame-pointer -pthread
 $(BUILD)/host/timer_tests_tsan: $(TIMER_CORE_SRCS) $(TIMER_TEST_SRCS) \
-		$(wildcard timer/*.h tests/host/env/*.h)
+		$(wildcard timer/*.h lib/tqueue.h tests/host/env/*.h)
 	@mkdir -p $(@D)
 	$(HOST_CC) $(TIMER_TSAN_CFLAGS) $(TIMER_CHECK_CFLAGS) \
 		$(TIMER_CORE_SRCS) $(TIMER_TEST_SRCS) $(TIMER_CHECK_LIBS) -o $@
@@ -60,7 +64,7 @@ TIMER_BENCH_SRCS := $(TIMER_CORE_SRCS) tests/host/timer/bench_timer.c
 
 .PHONY: timer-bench
 timer-bench: $(BUILD)/host/timer_bench
-$(BUILD)/host/timer_bench: $(TIMER_BENCH_SRCS) $(wildcard timer/*.h) \
+$(BUILD)/host/timer_bench: $(TIMER_BENCH_SRCS) $(wildcard timer/*.h) lib/tqueue.h \
 		tests/host/env/timer_env.h
 	@mkdir -p $(@D)
 	$(HOST_CC) $(TIMER_BENCH_CFLAGS) $(TIMER_BENCH_SRCS) -o $@

@@ -119,7 +119,7 @@ static inline unsigned int timer_env_cpu_core(unsigned int cpu)
 
 /*
  * Race points: timer/ calls timer_env_race_point(id) at the places where
- * another CPU's action can interleave (ids in timer_migration.c).  The
+ * another CPU's action can interleave (ids in timer_migration.h).  The
  * host runs host_race_hook there, so a test can replay an interleaving
  * deterministically; the kernel compiles them away.
  */

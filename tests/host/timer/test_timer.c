@@ -677,6 +677,99 @@ START_TEST(many_random_timers_fire_once_on_time)
 }
 END_TEST
 
+/* ---- glue for the idle path and the hierarchy ---- */
+
+START_TEST(stats_count_local_remote_and_pulled)
+{
+	struct timer_cpu_stats st;
+	struct rec a, b;
+
+	setup(2, 1000, 0);
+	rec_init(&a, rec_cb, 0);
+	mod_timer(&a.t, 10);
+	host_set_cpu(1);
+	rec_init(&b, rec_cb, 0);
+	mod_timer(&b.t, 10);
+	host_set_cpu(0);
+	host_set_jiffies(11);
+	tick_cpu(0);
+	/* CPU 0 expires CPU 1's global timer as a migrator would. */
+	timer_expire_remote(1);
+	ck_assert_uint_eq(a.fired + b.fired, 2);
+	timer_get_stats(0, &st);
+	ck_assert_uint_eq(st.expired_local, 1);
+	ck_assert_uint_eq(st.expired_remote, 1);
+	ck_assert_uint_eq(st.pulled_for, 0);
+	timer_get_stats(1, &st);
+	ck_assert_uint_eq(st.expired_local, 0);
+	ck_assert_uint_eq(st.pulled_for, 1);
+	timer_get_stats(7, &st);
+	ck_assert_uint_eq(st.expired_local + st.expired_remote, 0);
+}
+END_TEST
+
+START_TEST(jiffies_to_ns_from_a_base)
+{
+	setup(1, 250, 0);
+	ck_assert_uint_eq(timer_tick_ns(), 4000000);
+	ck_assert_uint_eq(timer_jiffies_to_ns(105, 100, 7000), 7000 + 20000000);
+	/* Past jiffies are due now; none stays none. */
+	ck_assert_uint_eq(timer_jiffies_to_ns(99, 100, 7000), 7000);
+	ck_assert_uint_eq(timer_jiffies_to_ns(TIMER_EVENT_NONE, 100, 7000),
+			  UINT64_MAX);
+	/* Across the jiffies wrap. */
+	ck_assert_uint_eq(timer_jiffies_to_ns(2, UINT64_MAX - 1, 0),
+			  4 * 4000000ull);
+}
+END_TEST
+
+START_TEST(remote_fetch_reports_a_near_global_event)
+{
+	struct timer_events tevt;
+	struct rec r;
+
+	setup(2, 1000, 100);
+	host_set_cpu(1);
+	rec_init(&r, rec_cb, 0);
+	mod_timer(&r.t, 100);	/* bucket 101: within a tick */
+	host_set_cpu(0);
+	fetch_next_timer_interrupt(1, 100, &tevt);
+	ck_assert_uint_eq(tevt.local, 101);
+	ck_assert_uint_eq(tevt.global, TIMER_EVENT_NONE);
+	/* A remote CPU serves the global base only: it must see it. */
+	timer_lock_remote_bases(1);
+	fetch_next_timer_interrupt_remote(100, &tevt, 1);
+	timer_unlock_remote_bases(1);
+	ck_assert_uint_eq(tevt.global, 101);
+}
+END_TEST
+
+START_TEST(event_at_the_last_jiffy_before_wrap_is_seen)
+{
+	uint64_t j0 = UINT64_MAX - 10, wake;
+	struct timer_events tevt;
+	struct rec r;
+	bool stop;
+
+	setup(1, 1000, j0);
+	timer_set_model(TIMER_MODEL_LOCAL);
+	rec_init(&r, rec_cb, TIMER_PINNED);
+	/* Level 0: the bucket is expires + 1 == TIMER_EVENT_NONE. */
+	mod_timer(&r.t, UINT64_MAX - 1);
+	fetch_next_timer_interrupt(0, j0, &tevt);
+	/* A jiffy early, as timer_events cannot say TIMER_EVENT_NONE. */
+	ck_assert_uint_eq(tevt.local, UINT64_MAX - 1);
+	wake = timer_nohz_next_event(j0, 0, &stop);
+	ck_assert(stop);
+	ck_assert_uint_eq(wake, 10 * timer_tick_ns());	/* exact in ns */
+	timer_nohz_idle_exit();
+	advance_to(0);
+	ck_assert_uint_eq(r.fired, 1);
+	ck_assert_uint_eq(r.fired_at, UINT64_MAX);
+	timer_set_model(TIMER_MODEL_PULL);
+}
+END_TEST
+
 static Suite *timer_suite(void)
 {
 	Suite *s = suite_create("timer");
@@ -700,6 +793,10 @@ static Suite *timer_suite(void)
 	tcase_add_test(tc, global_timers_expire_remotely);
 	tcase_add_test(tc, jiffies_wrap);
 	tcase_add_test(tc, many_random_timers_fire_once_on_time);
+	tcase_add_test(tc, stats_count_local_remote_and_pulled);
+	tcase_add_test(tc, jiffies_to_ns_from_a_base);
+	tcase_add_test(tc, remote_fetch_reports_a_near_global_event);
+	tcase_add_test(tc, event_at_the_last_jiffy_before_wrap_is_seen);
 	suite_add_tcase(s, tc);
 	return s;
 }

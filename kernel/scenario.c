@@ -1,0 +1,309 @@
+/*
+ * Scenarios: see kernel/scenario.h and docs/scenarios.md.
+ *
+ * Wake accounting: a CPU's wakes over the run are the deltas of its
+ * per-CPU counters.  The lower bound is what the placement could reach at
+ * best: a CPU that is idle for the whole run and owns no pinned timer need
+ * not wake at all when some CPU is busy (a busy CPU can expire everything);
+ * with every CPU idle, some CPU must wake once for each distinct jiffy at
+ * which a timer is due, so the bound is the number of such jiffies.
+ */
+#include "kernel/scenario.h"
+#include "arch/x86_64/smp.h"
+#include "arch/x86_64/tsc.h"
+#include "kernel/cmdline.h"
+#include "kernel/idle.h"
+#include "kernel/kmem.h"
+#include "kernel/percpu.h"
+#include "kernel/printk.h"
+#include "kernel/smp_call.h"
+#include "kernel/spinlock.h"
+#include "kernel/tick.h"
+#include "lib/atomic.h"
+#include "timer/timer.h"
+
+extern struct boot_options boot_opts;
+
+#define LATE_BUCKETS	64	/* lateness histogram, jiffies; last = more */
+
+struct periodic {
+	struct timer_list timer;	/* first: the callback casts back */
+	unsigned owner;			/* CPU that armed it first */
+	uint64_t period_j;
+	uint64_t expires;
+	uint64_t expiries;
+};
+
+struct snap {
+	uint64_t wakes_timer, wakes_ipi, wakes_other, idle_ns, ticks;
+	struct timer_cpu_stats ts;
+};
+
+static struct {
+	struct periodic *timers;
+	bool *busy;
+	struct snap *before;
+	volatile bool stop;
+	volatile uint64_t end_ns;
+	spinlock_t lock;		/* histogram and due-jiffy map */
+	uint64_t late[LATE_BUCKETS];
+	uint64_t late_max, fired;
+	/* Bit i: a timer was due at jiffy win_j + i, i < win_len. */
+	uint8_t *due_map;
+	uint64_t win_j, win_len;
+} sc;
+
+static void periodic_fn(struct timer_list *t)
+{
+	struct periodic *p = (struct periodic *)t;
+	uint64_t now = READ_ONCE(jiffies64), late = now - p->expires;
+	unsigned long flags;
+
+	spin_lock_irqsave(&sc.lock, flags);
+	sc.late[late < LATE_BUCKETS ? late : LATE_BUCKETS - 1]++;
+	if (late > sc.late_max)
+		sc.late_max = late;
+	sc.fired++;
+	if (p->expires - sc.win_j < sc.win_len) {
+		uint64_t i = p->expires - sc.win_j;
+
+		sc.due_map[i / 8] |= (uint8_t)(1u << (i % 8));
+	}
+	spin_unlock_irqrestore(&sc.lock, flags);
+	p->expiries++;
+	if (READ_ONCE(sc.stop))
+		return;
+	p->expires += p->period_j;
+	if (timer_before_eq(p->expires, now))
+		p->expires = now + 1;	/* fell behind: skip, do not burst */
+	mod_timer(&p->timer, p->expires);
+}
+
+static void arm_periodic(void *arg)
+{
+	struct periodic *p = arg;
+
+	timer_setup(&p->timer, periodic_fn, 0);
+	mod_timer(&p->timer, p->expires);
+}
+
+static void busy_loop(void *arg)
+{
+	(void)arg;
+	while (clock_ns() < sc.end_ns)
+		__asm__ volatile("pause");
+}
+
+static void snapshot(unsigned cpu, struct snap *s)
+{
+	const struct percpu *p = per_cpu(cpu);
+
+	s->wakes_timer = p->wakes_timer;
+	s->wakes_ipi = p->wakes_ipi;
+	s->wakes_other = p->wakes_other;
+	s->idle_ns = p->idle_ns;
+	/* A CPU halted right now: count its current idle period too. */
+	if (p->in_idle)
+		s->idle_ns += clock_ns() - p->idle_since;
+	s->ticks = p->ticks;
+	timer_get_stats(cpu, &s->ts);
+}
+
+static void pick_busy(const struct scenario_opts *o)
+{
+	unsigned self = smp_processor_id();
+
+	if (o->kind == SCENARIO_ONE_BUSY && !o->nbusy)
+		sc.busy[self] = true;
+	for (unsigned i = 0; i < o->nbusy; i++)
+		sc.busy[o->busy[i]] = true;
+	if (o->kind == SCENARIO_BUSY_PER_NODE && !o->nbusy) {
+		for (unsigned c = 0; c < nr_cpus; c++) {
+			bool first = cpu_online[c];
+
+			for (unsigned d = 0; d < c && first; d++)
+				if (cpu_online[d] &&
+				    per_cpu(d)->node == per_cpu(c)->node)
+					first = false;
+			if (first)
+				sc.busy[c] = true;
+		}
+	}
+}
+
+int scenario_check(const struct scenario_opts *o)
+{
+	for (unsigned i = 0; i < o->nbusy; i++) {
+		if (o->busy[i] >= nr_cpus || !cpu_online[o->busy[i]]) {
+			printk("scenario: busy CPU %u is not online (CPUs "
+			       "0-%u)\n", o->busy[i], nr_cpus - 1);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static uint64_t late_percentile(unsigned pct)
+{
+	uint64_t want = (sc.fired * pct + 99) / 100, seen = 0;
+
+	for (unsigned i = 0; i < LATE_BUCKETS; i++) {
+		seen += sc.late[i];
+		if (seen >= want && want)
+			return i;
+	}
+	return 0;
+}
+
+static uint64_t distinct_due_jiffies(void)
+{
+	uint64_t n = 0;
+
+	for (uint64_t i = 0; i < sc.win_len; i++)
+		n += (sc.due_map[i / 8] >> (i % 8)) & 1;
+	return n;
+}
+
+static void sleep_until_end(void)
+{
+	uint64_t now = clock_ns();
+
+	if (sc.end_ns > now)
+		cpu_idle_sleep_ns(sc.end_ns - now);
+}
+
+/* Print per-CPU deltas; return the idle CPUs' wakes and their number. */
+static void report(const struct scenario_opts *o, uint64_t *idle_wakes,
+		   uint64_t *idle_timer_wakes, unsigned *nidle)
+{
+	*idle_wakes = *idle_timer_wakes = 0;
+	*nidle = 0;
+	for (unsigned c = 0; c < nr_cpus; c++) {
+		struct snap now, *b = &sc.before[c];
+		uint64_t wt, wi, wo;
+
+		if (!cpu_online[c])
+			continue;
+		snapshot(c, &now);
+		wt = now.wakes_timer - b->wakes_timer;
+		wi = now.wakes_ipi - b->wakes_ipi;
+		wo = now.wakes_other - b->wakes_other;
+		if (!sc.busy[c]) {
+			(*nidle)++;
+			*idle_wakes += wt + wi + wo;
+			*idle_timer_wakes += wt;
+		}
+		printk("# stat scenario=%s cpu=%u node=%u busy=%u wakes=%lu "
+		       "wakes_timer=%lu wakes_ipi=%lu wakes_other=%lu "
+		       "idle_us=%lu ticks=%lu expired_local=%lu "
+		       "expired_remote=%lu pulled_for=%lu timer_expiries=%lu\n",
+		       scenario_name(o->kind), c, per_cpu(c)->node, sc.busy[c],
+		       wt + wi + wo, wt, wi, wo,
+		       (now.idle_ns - b->idle_ns) / 1000, now.ticks - b->ticks,
+		       now.ts.expired_local - b->ts.expired_local,
+		       now.ts.expired_remote - b->ts.expired_remote,
+		       now.ts.pulled_for - b->ts.pulled_for,
+		       sc.timers[c].expiries);
+	}
+}
+
+unsigned scenario_run(const struct scenario_opts *o)
+{
+	unsigned self = smp_processor_id(), nidle, failed = 0, nbusy = 0;
+	uint64_t hz = tick_hz(), period_j, idle_wakes, idle_twakes, bound;
+	uint64_t t0, j0, per_cpu_s_x1000;
+
+	sc.timers = kzalloc(nr_cpus * sizeof(*sc.timers));
+	sc.busy = kzalloc(nr_cpus * sizeof(*sc.busy));
+	sc.before = kzalloc(nr_cpus * sizeof(*sc.before));
+	sc.win_len = ((uint64_t)o->duration_ms * hz + 999) / 1000;
+	sc.due_map = kzalloc((sc.win_len + 7) / 8);
+	if (!sc.timers || !sc.busy || !sc.before || !sc.due_map) {
+		printk("scenario: no memory\n");
+		return 1;
+	}
+	spin_lock_init(&sc.lock);
+	pick_busy(o);
+	period_j = (o->period_ms * hz + 999) / 1000;
+	for (unsigned c = 0; c < nr_cpus; c++)
+		nbusy += cpu_online[c] && sc.busy[c];
+	printk("# scenario name=%s model=%s cpus=%u busy=%u period_ms=%u "
+	       "period_jiffies=%lu duration_ms=%u hz=%lu nohz=%s\n",
+	       scenario_name(o->kind), timer_model_name(boot_opts.timer_model),
+	       num_online_cpus(), nbusy, o->period_ms,
+	       (unsigned long)period_j, o->duration_ms, (unsigned long)hz,
+	       tick_nohz_enabled() ? "on" : "off");
+
+	/* Timers first, each from its own CPU, phases spread over a period. */
+	j0 = tick_update_jiffies();
+	for (unsigned c = 0; c < nr_cpus; c++) {
+		struct periodic *p = &sc.timers[c];
+
+		if (!cpu_online[c])
+			continue;
+		p->owner = c;
+		p->period_j = period_j;
+		p->expires = j0 + period_j + c % period_j;
+		smp_call_on(c, arm_periodic, p);
+	}
+	/* Let the CPUs settle into idle with their timers handed over. */
+	delay_ns(20 * tick_period_ns());
+	for (unsigned c = 0; c < nr_cpus; c++)
+		if (cpu_online[c])
+			snapshot(c, &sc.before[c]);
+	t0 = clock_ns();
+	sc.end_ns = t0 + (uint64_t)o->duration_ms * 1000000ULL;
+	WRITE_ONCE(sc.win_j, tick_update_jiffies() + 1);
+	for (unsigned c = 0; c < nr_cpus; c++)
+		if (cpu_online[c] && sc.busy[c] && c != self)
+			smp_run_async(c, busy_loop, 0);
+	if (sc.busy[self])
+		busy_loop(0);
+	else
+		sleep_until_end();
+	for (unsigned c = 0; c < nr_cpus; c++)
+		if (cpu_online[c] && sc.busy[c] && c != self)
+			smp_run_wait(c, 10000000000ULL);
+	WRITE_ONCE(sc.stop, true);
+	report(o, &idle_wakes, &idle_twakes, &nidle);
+	for (unsigned c = 0; c < nr_cpus; c++)
+		if (cpu_online[c])
+			timer_delete_sync(&sc.timers[c].timer);
+
+	/*
+	 * The bound: 0 with a busy CPU; else one wake per distinct due jiffy,
+	 * plus the boot CPU's own wake at the end of its sleep.
+	 */
+	bound = nbusy ? 0 : distinct_due_jiffies() + 1;
+	per_cpu_s_x1000 = nidle ? idle_wakes * 1000000ULL /
+					  ((uint64_t)nidle * o->duration_ms) :
+				  0;
+	printk("# scenario_result name=%s model=%s idle_cpus=%u "
+	       "idle_wakes=%lu idle_timer_wakes=%lu "
+	       "wakes_per_idle_cpu_s=%lu.%03lu lower_bound_wakes=%lu "
+	       "expiries=%lu late_p50_j=%lu late_p99_j=%lu late_max_j=%lu "
+	       "jiffy_us=%lu\n",
+	       scenario_name(o->kind), timer_model_name(boot_opts.timer_model),
+	       nidle, idle_wakes, idle_twakes, per_cpu_s_x1000 / 1000,
+	       per_cpu_s_x1000 % 1000, bound, sc.fired, late_percentile(50),
+	       late_percentile(99), sc.late_max,
+	       (unsigned long)(tick_period_ns() / 1000));
+
+	/*
+	 * Self-check: with a busy CPU, the pull model leaves idle CPUs no
+	 * timer wake for global timers (they own nothing else here).
+	 */
+	if (boot_opts.timer_model == TIMER_MODEL_PULL && nbusy &&
+	    tick_nohz_enabled() && idle_twakes) {
+		printk("# scenario_check FAIL: %lu timer wakes on idle CPUs "
+		       "under pull with %u busy CPU(s)\n", idle_twakes, nbusy);
+		failed++;
+	}
+	if (!sc.fired) {
+		printk("# scenario_check FAIL: no timer expired\n");
+		failed++;
+	}
+	if (!failed)
+		printk("# scenario_check ok\n");
+	return failed;
+}

@@ -1,0 +1,81 @@
+#include "kernel/smp_call.h"
+#include "arch/x86_64/irq.h"
+#include "arch/x86_64/lapic.h"
+#include "arch/x86_64/tsc.h"
+#include "kernel/percpu.h"
+#include "kernel/spinlock.h"
+
+#define CALL_WAIT_NS	1000000000ULL
+
+static bool send(unsigned cpu, struct percpu_call *c, void (*fn)(void *),
+		 void *arg)
+{
+	c->done = false;
+	c->arg = arg;
+	__atomic_store_n(&c->fn, fn, __ATOMIC_RELEASE);
+	return lapic_send_ipi(per_cpu(cpu)->apic_id, CALL_FUNCTION_VECTOR);
+}
+
+static bool wait(struct percpu_call *c, uint64_t timeout_ns)
+{
+	uint64_t t0 = clock_ns();
+
+	while (!__atomic_load_n(&c->done, __ATOMIC_ACQUIRE)) {
+		if (clock_ns() - t0 > timeout_ns)
+			return false;
+		__asm__ volatile("pause");
+	}
+	return true;
+}
+
+bool smp_call_async(unsigned cpu, void (*fn)(void *), void *arg)
+{
+	return send(cpu, &per_cpu(cpu)->call, fn, arg);
+}
+
+bool smp_call_wait(unsigned cpu)
+{
+	return wait(&per_cpu(cpu)->call, CALL_WAIT_NS);
+}
+
+bool smp_call_on(unsigned cpu, void (*fn)(void *), void *arg)
+{
+	if (cpu == smp_processor_id()) {
+		fn(arg);
+		return true;
+	}
+	return smp_call_async(cpu, fn, arg) && smp_call_wait(cpu);
+}
+
+bool smp_run_async(unsigned cpu, void (*fn)(void *), void *arg)
+{
+	return send(cpu, &per_cpu(cpu)->work, fn, arg);
+}
+
+bool smp_run_wait(unsigned cpu, unsigned long long timeout_ns)
+{
+	return wait(&per_cpu(cpu)->work, timeout_ns);
+}
+
+bool smp_call_work_pending(void)
+{
+	return __atomic_load_n(&this_cpu()->work.fn, __ATOMIC_ACQUIRE) != 0;
+}
+
+bool smp_call_run_pending(bool work)
+{
+	struct percpu *p = this_cpu();
+	struct percpu_call *c = work ? &p->work : &p->call;
+	void (*fn)(void *) = __atomic_load_n(&c->fn, __ATOMIC_ACQUIRE);
+
+	if (!fn)
+		return false;
+	c->fn = 0;
+	if (work)
+		local_irq_enable();
+	fn(c->arg);
+	if (work)
+		local_irq_disable();
+	__atomic_store_n(&c->done, true, __ATOMIC_RELEASE);
+	return true;
+}

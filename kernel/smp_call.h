@@ -1,0 +1,32 @@
+/*
+ * kernel/smp_call.h - run a function on another CPU.
+ *
+ * Two kinds, as in Linux:
+ *   smp_call_on()  a short function served where the CPU is, interrupts
+ *                  off; an idle CPU runs it without leaving idle (like an
+ *                  IPI handler), so its tick and its hierarchy state stay
+ *                  as they were;
+ *   smp_run_on()   work: the CPU leaves idle (tick on, active in the
+ *                  hierarchy), runs it with interrupts on, then idles.
+ * One of each may be outstanding per target CPU; callers serialise.
+ */
+#ifndef KERNEL_SMP_CALL_H
+#define KERNEL_SMP_CALL_H
+
+#include <stdbool.h>
+
+/* Run @fn(@arg) on @cpu and wait for it, at most 1 s; false on timeout. */
+bool smp_call_on(unsigned cpu, void (*fn)(void *), void *arg);
+/* The two halves, to start a call on several CPUs at once. */
+bool smp_call_async(unsigned cpu, void (*fn)(void *), void *arg);
+bool smp_call_wait(unsigned cpu);
+
+/* Work: start @fn(@arg) on idle @cpu; wait for it up to @timeout_ns. */
+bool smp_run_async(unsigned cpu, void (*fn)(void *), void *arg);
+bool smp_run_wait(unsigned cpu, unsigned long long timeout_ns);
+
+/* For the idle loop: run what is queued of one kind; true if it ran. */
+bool smp_call_run_pending(bool work);
+bool smp_call_work_pending(void);
+
+#endif

@@ -1,0 +1,386 @@
+/*
+ * The timer wheel in the guest (issue 5): timers on every CPU expire no
+ * earlier than asked and within their level's granularity; a pinned timer
+ * queued on a remote idle CPU costs it exactly one IPI wake; a deferrable
+ * timer never wakes an idle CPU; add_timer_on() without TIMER_PINNED warns
+ * once; an idle boot CPU catches jiffies up when it wakes.
+ *
+ * Bounds: "not early" is exact (jiffies at expiry >= expires).  The late
+ * bound is the level's granularity plus TIMER_SLACK_J jiffies: under TCG
+ * on a loaded 2-core host a vCPU can go unscheduled for several ms, and a
+ * global timer of an idle CPU waits for the migrator's next tick.  The
+ * worst lateness seen is printed, with the longest stretch the test CPU
+ * itself did not run (host scheduling), which the bound also allows, as
+ * it allows for how late the expiring CPU's own timer interrupt came.
+ */
+#include "arch/x86_64/smp.h"
+#include "arch/x86_64/tsc.h"
+#include "kernel/idle.h"
+#include "kernel/kmem.h"
+#include "kernel/ktest.h"
+#include "kernel/panic.h"
+#include "kernel/percpu.h"
+#include "kernel/printk.h"
+#include "kernel/smp_call.h"
+#include "kernel/tick.h"
+#include "lib/atomic.h"
+#include "timer/timer.h"
+
+#define TIMER_SLACK_J	5
+/*
+ * Under TCG every vCPU is a host thread: with N vCPUs on a few host cores
+ * one may wait for its turn for ~N/4 jiffies (38 jiffies seen at 255 CPUs
+ * on 2 cores, HZ 250).  The slack grows with the CPU count for that.
+ */
+#define TIMER_SLACK_PER_4_CPUS	1
+#define WAIT_NS		5000000000ULL
+
+struct probe {
+	struct timer_list timer;	/* first: the callback casts back */
+	uint64_t expires;
+	volatile uint64_t fired_j;
+	volatile unsigned fired_cpu;
+	volatile unsigned fired;
+	uint64_t irq_delay_ns;		/* how late the expiring CPU's irq was */
+};
+
+static void probe_fn(struct timer_list *t)
+{
+	struct probe *p = (struct probe *)t;
+
+	p->fired_j = READ_ONCE(jiffies64);
+	p->fired_cpu = smp_processor_id();
+	p->irq_delay_ns = this_cpu()->tick_irq_delay_ns;
+	__atomic_fetch_add(&p->fired, 1, __ATOMIC_RELEASE);
+}
+
+/* Granularity (jiffies) of the wheel level a timer @delta away lands in. */
+static uint64_t level_granularity(uint64_t delta)
+{
+	uint64_t gran = 1, start = 63;	/* LVL_START(1) = 63 */
+
+	while (delta >= start) {
+		gran *= 8;
+		start *= 8;
+	}
+	return gran;
+}
+
+/*
+ * Wait for @n probes.  The largest gap between two clock reads of this
+ * loop is time the guest did not run us (the host descheduled the vCPU or
+ * all of QEMU); it goes into *@stall_ns so a late bound can allow for it.
+ */
+static bool wait_fired_stall(struct probe *p, unsigned n, uint64_t *stall_ns)
+{
+	uint64_t t0 = clock_ns(), last = t0, now;
+
+	*stall_ns = 0;
+	while ((now = clock_ns()) - t0 < WAIT_NS) {
+		bool all = true;
+
+		if (now - last > *stall_ns)
+			*stall_ns = now - last;
+		last = now;
+		for (unsigned i = 0; i < n; i++)
+			if (!__atomic_load_n(&p[i].fired, __ATOMIC_ACQUIRE))
+				all = false;
+		if (all)
+			return true;
+		__asm__ volatile("pause");
+	}
+	return false;
+}
+
+static bool wait_fired(struct probe *p, unsigned n)
+{
+	uint64_t stall;
+
+	return wait_fired_stall(p, n, &stall);
+}
+
+/* Per CPU: pinned and global, at level 0 and level 1 distances. */
+static const struct {
+	uint32_t flags;
+	uint64_t delta;
+} kinds[] = {
+	{ TIMER_PINNED, 3 }, { TIMER_PINNED, 70 }, { 0, 3 }, { 0, 70 },
+};
+#define NKINDS (sizeof(kinds) / sizeof(kinds[0]))
+
+static void arm_kinds(void *arg)
+{
+	struct probe *p = arg;
+	uint64_t now = tick_update_jiffies();
+
+	for (unsigned k = 0; k < NKINDS; k++) {
+		timer_setup(&p[k].timer, probe_fn, kinds[k].flags);
+		p[k].expires = now + kinds[k].delta;
+		mod_timer(&p[k].timer, p[k].expires);
+	}
+}
+
+static void timers_on_every_cpu_expire_in_bounds(struct ktest *t)
+{
+	unsigned ncpus = 0;
+	struct probe *p = kzalloc(nr_cpus * NKINDS * sizeof(*p));
+	uint64_t worst = 0, t0 = clock_ns(), j0 = tick_update_jiffies(), stall;
+
+	if (!p) {
+		ktest_fail(t, __FILE__, __LINE__, "no memory");
+		return;
+	}
+	for (unsigned c = 0; c < nr_cpus; c++) {
+		if (!cpu_online[c])
+			continue;
+		KEXPECT(t, smp_call_on(c, arm_kinds, &p[c * NKINDS]));
+		ncpus++;
+	}
+	printk("        # armed in %lu us, %lu jiffies\n",
+	       (unsigned long)((clock_ns() - t0) / 1000),
+	       (unsigned long)(tick_update_jiffies() - j0));
+	KEXPECT(t, wait_fired_stall(p, nr_cpus * NKINDS, &stall));
+	for (unsigned i = 0; i < nr_cpus * NKINDS; i++) {
+		unsigned c = i / NKINDS, k = i % NKINDS;
+		uint64_t late, bound;
+
+		if (!cpu_online[c] || !p[i].fired)
+			continue;
+		late = p[i].fired_j - p[i].expires;
+		bound = level_granularity(kinds[k].delta) + TIMER_SLACK_J +
+			TIMER_SLACK_PER_4_CPUS * ncpus / 4 +
+			tick_ns_to_jiffies(stall) +
+			tick_ns_to_jiffies(p[i].irq_delay_ns);
+		KEXPECT_EQ(t, p[i].fired, 1);
+		if (timer_before(p[i].fired_j, p[i].expires))
+			ktest_fail(t, __FILE__, __LINE__,
+				   "CPU %u kind %u: fired at %lu, before %lu",
+				   c, k, (unsigned long)p[i].fired_j,
+				   (unsigned long)p[i].expires);
+		else if (late > bound)
+			ktest_fail(t, __FILE__, __LINE__,
+				   "CPU %u kind %u: %lu jiffies late (bound %lu)",
+				   c, k, (unsigned long)late,
+				   (unsigned long)bound);
+		else if (late > worst)
+			worst = late;
+		/* A pinned timer runs where it was queued, nowhere else. */
+		if (kinds[k].flags & TIMER_PINNED)
+			KEXPECT_EQ(t, p[i].fired_cpu, c);
+	}
+	printk("        # %u CPUs x %u timers, worst lateness %lu jiffies, "
+	       "runner stalled up to %lu us\n", ncpus, (unsigned)NKINDS,
+	       (unsigned long)worst, (unsigned long)(stall / 1000));
+}
+
+/* An online CPU other than the test runner, settled in NOHZ idle. */
+static int idle_target(void)
+{
+	unsigned self = smp_processor_id();
+
+	for (unsigned c = nr_cpus; c-- > 0;) {
+		if (c == self || !cpu_online[c])
+			continue;
+		uint64_t t0 = clock_ns();
+
+		while (!(READ_ONCE(per_cpu(c)->in_idle_loop) &&
+			 READ_ONCE(per_cpu(c)->tick_stopped) &&
+			 per_cpu(c)->in_idle)) {
+			if (clock_ns() - t0 > WAIT_NS)
+				return -1;
+			__asm__ volatile("pause");
+		}
+		return (int)c;
+	}
+	return -1;
+}
+
+static const char *needs_nohz(void)
+{
+	return tick_nohz_enabled() ? 0 : "needs nohz=on";
+}
+
+static void remote_pinned_timer_costs_one_ipi_wake(struct ktest *t)
+{
+	struct probe p = { 0 };
+	int c = idle_target();
+	struct percpu *pc;
+	uint64_t ipi0, tmr0;
+
+	if (c < 0 || needs_nohz()) {
+		ktest_skip(t, c < 0 ? "no idle CPU settled" : needs_nohz());
+		return;
+	}
+	pc = per_cpu((unsigned)c);
+	ipi0 = READ_ONCE(pc->wakes_ipi);
+	tmr0 = READ_ONCE(pc->wakes_timer);
+	timer_setup(&p.timer, probe_fn, TIMER_PINNED);
+	p.timer.expires = p.expires = tick_update_jiffies() + 20;
+	add_timer_on(&p.timer, (unsigned)c);
+	KEXPECT(t, wait_fired(&p, 1));
+	KEXPECT_EQ(t, p.fired_cpu, (unsigned)c);
+	KEXPECT(t, !timer_before(p.fired_j, p.expires));
+	/* Let the CPU settle back into HLT before reading its counts. */
+	KEXPECT_EQ(t, idle_target(), c);
+	KEXPECT_EQ(t, READ_ONCE(pc->wakes_ipi) - ipi0, 1);
+	KEXPECT_EQ(t, READ_ONCE(pc->wakes_timer) - tmr0, 1);
+}
+
+static void arm_deferrable(void *arg)
+{
+	struct probe *p = arg;
+
+	timer_setup(&p->timer, probe_fn, TIMER_DEFERRABLE);
+	p->expires = tick_update_jiffies() + 2;
+	mod_timer(&p->timer, p->expires);
+}
+
+/* Work long enough for a few ticks (interrupts are on in work). */
+static void tick_work(void *arg)
+{
+	uint64_t t0 = clock_ns();
+
+	(void)arg;
+	while (clock_ns() - t0 < 3 * tick_period_ns())
+		__asm__ volatile("pause");
+}
+
+static void deferrable_timer_does_not_wake_idle_cpu(struct ktest *t)
+{
+	struct probe p = { 0 };
+	int c = idle_target();
+	struct percpu *pc;
+	uint64_t wakes0, t0, ticks0;
+
+	if (c < 0 || needs_nohz()) {
+		ktest_skip(t, c < 0 ? "no idle CPU settled" : needs_nohz());
+		return;
+	}
+	pc = per_cpu((unsigned)c);
+	/* Armed from the CPU's idle context: it does not leave idle. */
+	KEXPECT(t, smp_call_on((unsigned)c, arm_deferrable, &p));
+	KEXPECT_EQ(t, idle_target(), c);
+	wakes0 = pc->wakes_timer + pc->wakes_ipi + pc->wakes_other;
+	t0 = clock_ns();
+	while (clock_ns() - t0 < 20 * tick_period_ns())
+		__asm__ volatile("pause");
+	KEXPECT_EQ(t, pc->wakes_timer + pc->wakes_ipi + pc->wakes_other,
+		   wakes0);
+	KEXPECT_EQ(t, p.fired, 0);
+	/* Once the CPU has work its tick runs and the timer expires. */
+	ticks0 = READ_ONCE(pc->ticks);
+	KEXPECT(t, smp_run_async((unsigned)c, tick_work, 0) &&
+			   smp_run_wait((unsigned)c, WAIT_NS));
+	if (!wait_fired(&p, 1))
+		ktest_fail(t, __FILE__, __LINE__,
+			   "CPU %d: deferrable timer (expires %lu) not run; "
+			   "%lu ticks in the work, pending=%d, jiffies %lu",
+			   c, (unsigned long)p.expires,
+			   (unsigned long)(READ_ONCE(pc->ticks) - ticks0),
+			   timer_pending(&p.timer),
+			   (unsigned long)READ_ONCE(jiffies64));
+	else
+		KEXPECT_EQ(t, p.fired_cpu, (unsigned)c);
+	timer_delete_sync(&p.timer);
+}
+
+static void add_timer_on_without_pinned_warns_once(struct ktest *t)
+{
+	struct probe p[2] = { 0 };
+	unsigned target = nr_cpus - 1, w0 = warn_count();
+
+	while (!cpu_online[target])
+		target--;
+	for (unsigned i = 0; i < 2; i++) {
+		timer_setup(&p[i].timer, probe_fn, 0);
+		p[i].timer.expires = p[i].expires = tick_update_jiffies() + 2;
+		add_timer_on(&p[i].timer, target);
+	}
+	KEXPECT_EQ(t, warn_count() - w0, 1);
+	KEXPECT(t, wait_fired(p, 2));
+	/* Queued on that CPU's local base anyway: it expires there. */
+	KEXPECT_EQ(t, p[0].fired_cpu, target);
+	KEXPECT_EQ(t, p[1].fired_cpu, target);
+}
+
+static uint64_t all_ticks(void)
+{
+	uint64_t n = 0;
+
+	for (unsigned c = 0; c < nr_cpus; c++)
+		n += READ_ONCE(per_cpu(c)->ticks);
+	return n;
+}
+
+/*
+ * The boot CPU sleeps 100 ms in NOHZ idle while every other CPU idles with
+ * nothing armed: almost no CPU ticks, yet jiffies must have moved on by
+ * the whole sleep when it wakes (they are caught up from the clock), and
+ * never past the clock.
+ */
+static void idle_boot_cpu_catches_jiffies_up(struct ktest *t)
+{
+	struct percpu *self = this_cpu();
+	uint64_t sleep_j = tick_ns_to_jiffies(100000000ULL);
+	uint64_t j0 = tick_update_jiffies(), ticks0 = all_ticks(), j1;
+	uint64_t idle0 = self->idle_entries, t0 = clock_ns(), t1;
+
+	if (!tick_nohz_enabled()) {
+		ktest_skip(t, "needs nohz=on");
+		return;
+	}
+	cpu_idle_sleep_ns(100000000ULL);
+	j1 = READ_ONCE(jiffies64);
+	t1 = clock_ns();
+	KEXPECT(t, self->idle_entries > idle0);
+	KEXPECT(t, j1 - j0 >= sleep_j);
+	KEXPECT(t, j1 - j0 <= (t1 - t0) / tick_period_ns() + 1);
+	/* The wake itself, and maybe one tick before idle entry settled. */
+	KEXPECT(t, all_ticks() - ticks0 <= 3);
+}
+
+/* nohz=off keeps the tick in idle: an idle CPU wakes at about HZ. */
+static void nohz_off_keeps_the_tick_in_idle(struct ktest *t)
+{
+	int c = -1;
+	uint64_t w0, t0, ticks, want;
+
+	if (tick_nohz_enabled()) {
+		ktest_skip(t, "needs nohz=off");
+		return;
+	}
+	for (unsigned i = nr_cpus; i-- > 0;)
+		if (cpu_online[i] && i != smp_processor_id())
+			c = (int)i;
+	if (c < 0) {
+		ktest_skip(t, "needs 2 CPUs");
+		return;
+	}
+	w0 = per_cpu((unsigned)c)->wakes_timer;
+	t0 = clock_ns();
+	while (clock_ns() - t0 < 50 * tick_period_ns())
+		__asm__ volatile("pause");
+	ticks = per_cpu((unsigned)c)->wakes_timer - w0;
+	want = 50;
+	/*
+	 * Lower bound loose: a descheduled vCPU loses the ticks it missed
+	 * (the next one is armed from the current jiffy).  With the tick
+	 * stopped the count would be 0; a quarter tells the two apart.
+	 */
+	if (ticks < want / 4 || ticks > want + 2)
+		ktest_fail(t, __FILE__, __LINE__,
+			   "CPU %d: %lu timer wakes in %lu ticks' time", c,
+			   (unsigned long)ticks, (unsigned long)want);
+}
+
+static const struct ktest_case timer_cases[] = {
+	KTEST_CASE(timers_on_every_cpu_expire_in_bounds),
+	KTEST_CASE(remote_pinned_timer_costs_one_ipi_wake),
+	KTEST_CASE(deferrable_timer_does_not_wake_idle_cpu),
+	KTEST_CASE(add_timer_on_without_pinned_warns_once),
+	KTEST_CASE(idle_boot_cpu_catches_jiffies_up),
+	KTEST_CASE(nohz_off_keeps_the_tick_in_idle),
+};
+
+KTEST_SUITE(timer_suite, .name = "timer", .cases = timer_cases,
+	    .ncases = sizeof(timer_cases) / sizeof(timer_cases[0]));

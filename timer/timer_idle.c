@@ -1,0 +1,315 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * timer/timer_idle.c - next events, NOHZ idle and remote expiry of the
+ * per-CPU bases (the wheel itself is timer.c).
+ *
+ * A CPU going idle splits its next events into the first pinned one
+ * (tevt->local: it must wake for it) and the first movable one if earlier
+ * (tevt->global).  Under PULL the global one is handed to the hierarchy
+ * (timer_migration.c), which either has a busy CPU expire it through the
+ * *_remote() functions here or, if this is the last CPU going idle, hands
+ * back the first event of the whole system for this CPU to wake for.
+ * Under PUSH and LOCAL the CPU wakes for both.
+ *
+ * Lock order: local base, global base, then the hierarchy's locks.
+ */
+#include "timer/timer_internal.h"
+#include "timer/timer_migration.h"
+#include "timer_env.h"
+
+/*
+ * Next events in jiffies, each with its own "none" flag: when jiffies wrap,
+ * TIMER_EVENT_NONE is also a jiffy a bucket can expire at.
+ */
+struct next_jiffies {
+	uint64_t local, global;
+	bool has_local, has_global;
+};
+
+/*
+ * The next events of the CPU of @local and @global at @basej.  If the
+ * first one is at most a tick away, it goes to n->local alone (the CPU
+ * stays awake) and, for a @remote caller, also to n->global if it is a
+ * movable one: a remote CPU serves only the global base and would lose
+ * it.  Else local is the first pinned event and global the first movable
+ * one only if it comes before local.  Returns false if there is none, else
+ * sets *@first.
+ * Pre: both base locks held.
+ */
+static bool next_events(struct timer_base *local, struct timer_base *global,
+			uint64_t basej, bool remote, struct next_jiffies *n,
+			uint64_t *first)
+{
+	bool local_first;
+
+	lockdep_assert_held(&local->lock);
+	lockdep_assert_held(&global->lock);
+	if (local->next_expiry_recalc)
+		timer_recalc_next_expiry(local);
+	if (global->next_expiry_recalc)
+		timer_recalc_next_expiry(global);
+
+	*n = (struct next_jiffies){ 0 };
+	if (!local->timers_pending && !global->timers_pending)
+		return false;
+	local_first = !global->timers_pending ||
+		      (local->timers_pending &&
+		       timer_before_eq(local->next_expiry,
+				       global->next_expiry));
+	*first = local_first ? local->next_expiry : global->next_expiry;
+
+	if (timer_before_eq(*first, basej + 1)) {
+		n->local = timer_before(*first, basej) ? basej : *first;
+		n->has_local = true;
+		if (remote && !local_first) {
+			n->global = n->local;
+			n->has_global = true;
+		}
+		return true;
+	}
+	n->local = local->next_expiry;
+	n->has_local = local->timers_pending;
+	n->global = global->next_expiry;
+	n->has_global = !local_first;
+	return true;
+}
+
+/* A real event at jiffy TIMER_EVENT_NONE is reported a jiffy early. */
+static uint64_t event_jiffy(uint64_t j, bool has)
+{
+	if (!has)
+		return TIMER_EVENT_NONE;
+	return j == TIMER_EVENT_NONE ? j - 1 : j;
+}
+
+static void to_timer_events(const struct next_jiffies *n,
+			    struct timer_events *tevt)
+{
+	tevt->local = event_jiffy(n->local, n->has_local);
+	tevt->global = event_jiffy(n->global, n->has_global);
+}
+
+/* ns of event @j if @has, else TMIGR_NONE_NS; @j may be TIMER_EVENT_NONE. */
+static uint64_t event_ns(uint64_t j, bool has, uint64_t basej, uint64_t basem)
+{
+	if (!has)
+		return TMIGR_NONE_NS;
+	if (timer_before(j, basej))
+		return basem;
+	return basem + (j - basej) * timer_tick_ns();
+}
+
+/**
+ * fetch_next_timer_interrupt - next local and global events of CPU @cpu
+ * @cpu: any CPU
+ * @basej: current jiffies
+ * @tevt: result; deferrable timers never appear in it.  An event at jiffy
+ *	TIMER_EVENT_NONE (jiffies wrap) is reported one jiffy early.
+ *
+ * Pre: @cpu's base locks not held by the caller.
+ */
+void fetch_next_timer_interrupt(unsigned int cpu, uint64_t basej,
+				struct timer_events *tevt)
+{
+	struct next_jiffies n;
+	uint64_t first;
+
+	timer_lock_remote_bases(cpu);
+	next_events(cpu_base(cpu, BASE_LOCAL), cpu_base(cpu, BASE_GLOBAL),
+		    basej, false, &n, &first);
+	timer_unlock_remote_bases(cpu);
+	to_timer_events(&n, tevt);
+}
+
+/**
+ * forward_and_idle_timer_bases - prepare this CPU's bases for NOHZ idle
+ * @basej: current jiffies
+ * @tevt: the split next events, as fetch_next_timer_interrupt()
+ *
+ * Forwards the bases to @basej and marks them idle when no event is within
+ * a tick, so a pinned timer armed remotely for earlier wakes this CPU.
+ * Returns tevt->local, the first event this CPU must serve itself.
+ * Pre: irqs off on the current CPU, which is about to idle.
+ */
+uint64_t forward_and_idle_timer_bases(uint64_t basej,
+				      struct timer_events *tevt)
+{
+	unsigned int cpu = smp_processor_id();
+	struct timer_base *local = cpu_base(cpu, BASE_LOCAL);
+	struct timer_base *global = cpu_base(cpu, BASE_GLOBAL);
+	struct timer_base *def = cpu_base(cpu, BASE_DEF);
+	struct next_jiffies n;
+	uint64_t first;
+	bool idle;
+
+	timer_lock_remote_bases(cpu);
+	__forward_timer_base(local, basej);
+	__forward_timer_base(global, basej);
+	idle = !next_events(local, global, basej, false, &n, &first) ||
+	       timer_after(first, basej + 1);
+	to_timer_events(&n, tevt);
+	WRITE_ONCE(local->is_idle, idle);
+	WRITE_ONCE(global->is_idle, idle);
+	timer_unlock_remote_bases(cpu);
+
+	spin_lock(&def->lock);
+	__forward_timer_base(def, basej);
+	spin_unlock(&def->lock);
+	return tevt->local;
+}
+
+/**
+ * timer_clear_idle - this CPU is awake again
+ *
+ * Pre: current CPU, after leaving idle.
+ */
+void timer_clear_idle(void)
+{
+	unsigned int cpu = smp_processor_id();
+
+	WRITE_ONCE(cpu_base(cpu, BASE_LOCAL)->is_idle, false);
+	WRITE_ONCE(cpu_base(cpu, BASE_GLOBAL)->is_idle, false);
+}
+
+/**
+ * timer_lock_remote_bases - lock CPU @cpu's local and global bases
+ * @cpu: any CPU
+ */
+void timer_lock_remote_bases(unsigned int cpu)
+{
+	spin_lock(&cpu_base(cpu, BASE_LOCAL)->lock);
+	spin_lock(&cpu_base(cpu, BASE_GLOBAL)->lock);
+}
+
+/**
+ * timer_unlock_remote_bases - undo timer_lock_remote_bases()
+ * @cpu: the CPU locked
+ */
+void timer_unlock_remote_bases(unsigned int cpu)
+{
+	spin_unlock(&cpu_base(cpu, BASE_GLOBAL)->lock);
+	spin_unlock(&cpu_base(cpu, BASE_LOCAL)->lock);
+}
+
+/**
+ * fetch_next_timer_interrupt_remote - next events of an idle CPU @cpu
+ * @basej: current jiffies
+ * @tevt: result, as fetch_next_timer_interrupt()
+ * @cpu: the CPU
+ *
+ * Pre: timer_lock_remote_bases(@cpu) held.
+ */
+void fetch_next_timer_interrupt_remote(uint64_t basej,
+				       struct timer_events *tevt,
+				       unsigned int cpu)
+{
+	struct next_jiffies n;
+	uint64_t first;
+
+	next_events(cpu_base(cpu, BASE_LOCAL), cpu_base(cpu, BASE_GLOBAL),
+		    basej, true, &n, &first);
+	to_timer_events(&n, tevt);
+}
+
+/**
+ * timer_expire_remote - expire CPU @cpu's due global timers here
+ * @cpu: an idle CPU whose global events were handed to this one
+ *
+ * Skipped if @cpu's global base is being expired already.
+ */
+void timer_expire_remote(unsigned int cpu)
+{
+	struct timer_base *base = cpu_base(cpu, BASE_GLOBAL);
+	unsigned long flags;
+
+	spin_lock_irqsave(&base->lock, flags);
+	__run_timers(base, &flags);
+	spin_unlock_irqrestore(&base->lock, flags);
+}
+
+/* ---- NOHZ glue ---- */
+
+/* Pre: the current CPU's local and global base locks held. */
+static void set_bases_idle(unsigned int cpu, bool idle)
+{
+	WRITE_ONCE(cpu_base(cpu, BASE_LOCAL)->is_idle, idle);
+	WRITE_ONCE(cpu_base(cpu, BASE_GLOBAL)->is_idle, idle);
+}
+
+/**
+ * timer_nohz_next_event - forward and idle the bases, say when to wake
+ * @basej: current jiffies
+ * @basem: ns time of @basej's start
+ * @stop: set to whether the tick may stop
+ *
+ * Pre: irqs off on the current CPU, which enters (or re-enters) idle.
+ * Returns the ns time the CPU must wake at, TMIGR_NONE_NS for never.  The
+ * bases become idle, and under PULL the CPU inactive in the hierarchy,
+ * exactly when *@stop is true; with an event within the next jiffy the
+ * CPU stays busy, ticking (the seed's timer_base_try_to_set_idle()).
+ */
+uint64_t timer_nohz_next_event(uint64_t basej, uint64_t basem, bool *stop)
+{
+	unsigned int cpu = smp_processor_id();
+	struct timer_base *local = cpu_base(cpu, BASE_LOCAL);
+	struct timer_base *global = cpu_base(cpu, BASE_GLOBAL);
+	struct timer_base *def = cpu_base(cpu, BASE_DEF);
+	bool pull = READ_ONCE(timer_model) == TIMER_MODEL_PULL;
+	uint64_t first, local_ns, global_ns, tmigr_ns;
+	struct next_jiffies n;
+	bool was_idle, idle;
+
+	timer_lock_remote_bases(cpu);
+	__forward_timer_base(local, basej);
+	__forward_timer_base(global, basej);
+	idle = !next_events(local, global, basej, false, &n, &first) ||
+	       timer_after(first, basej + 1);
+	was_idle = local->is_idle;
+	/* In ns, jiffy TIMER_EVENT_NONE is an ordinary time. */
+	local_ns = event_ns(n.local, n.has_local, basej, basem);
+	global_ns = event_ns(n.global, n.has_global, basej, basem);
+
+	if (idle && pull) {
+		/* Under the base locks, so a remote expiry sees one state. */
+		tmigr_ns = was_idle ? tmigr_cpu_new_timer(global_ns) :
+				      tmigr_cpu_deactivate(global_ns);
+		if (tmigr_ns < local_ns) {
+			/* The last CPU: it serves the hierarchy's first. */
+			if (tmigr_ns < basem)
+				tmigr_ns = basem;
+			local_ns = tmigr_ns;
+			idle = (tmigr_ns - basem) / timer_tick_ns() > 1;
+		}
+		/* Busy bases go with an active CPU: undo the deactivation. */
+		if (!idle)
+			tmigr_cpu_activate();
+	} else if (idle) {
+		/* PUSH, LOCAL: the CPU wakes for every timer it holds. */
+		if (global_ns < local_ns)
+			local_ns = global_ns;
+	} else if (was_idle && pull) {
+		tmigr_cpu_activate();
+	}
+	set_bases_idle(cpu, idle);
+	timer_unlock_remote_bases(cpu);
+
+	spin_lock(&def->lock);
+	__forward_timer_base(def, basej);
+	spin_unlock(&def->lock);
+	*stop = idle;
+	return local_ns;
+}
+
+/**
+ * timer_nohz_idle_exit - the current CPU leaves idle for work
+ *
+ * Pre: irqs off, current CPU.  Its bases are busy again and, under PULL,
+ * it is active in the hierarchy again (the hierarchy locks are taken
+ * without the base locks).
+ */
+void timer_nohz_idle_exit(void)
+{
+	timer_clear_idle();
+	if (READ_ONCE(timer_model) == TIMER_MODEL_PULL)
+		tmigr_cpu_activate();
+}
