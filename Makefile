@@ -66,6 +66,11 @@ test-big: kernel
 	time tools/boot --accel tcg --smp 255 --mem 1G --timeout 300 \
 		--numa 0-50:51-101:102-152:153-203:204-254 --expect-topology
 
+# The three placement models side by side (docs/benchmarks.md).
+.PHONY: bench
+bench: kernel timer-bench
+	$(PYTHON) tools/bench
+
 # The self-tests, then one_busy under the default (pull) model: the idle
 # CPUs' stat lines show their timers expired by CPU 0 without waking them.
 run: kernel

@@ -50,6 +50,20 @@ static int opt_scenario(const char *val, size_t len, struct boot_options *o)
 	return set_str(o->scenario, val, len);
 }
 
+static void cpu_seen(unsigned int cpu, void *arg)
+{
+	(void)cpu;
+	(void)arg;
+}
+
+/* Syntax only here; the CPUs are checked against the machine at boot. */
+static int opt_isolcpus(const char *val, size_t len, struct boot_options *o)
+{
+	int ret = parse_cpulist(val, len, cpu_seen, 0, 1u << 20);
+
+	return ret ? ret : set_str(o->isolcpus, val, len);
+}
+
 static int opt_trace(const char *val, size_t len, struct boot_options *o)
 {
 	return set_str(o->trace, val, len);
@@ -176,6 +190,9 @@ static const struct cmdline_option cmdline_options[] = {
 	  "scenario to run after boot (default: none)" },
 	{ "trace", opt_trace, "LIST", NULL,
 	  "trace events to enable (default: none)" },
+	{ "isolcpus", opt_isolcpus, "CPU[,CPU|A-B...]", NULL,
+	  "CPUs that are not timer housekeeping: push moves their timers "
+	  "away and never onto them (default: none)" },
 	{ "expect_cpus", opt_expect_cpus, "N", NULL,
 	  "fail boot unless exactly N CPUs come up (default: unchecked)" },
 	{ "expect_nodes", opt_expect_nodes, "N", NULL,

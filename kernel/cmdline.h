@@ -28,6 +28,7 @@ struct boot_options {
 	unsigned int clockevent;	/* CLOCKEVENT_*, default AUTO */
 	char scenario[CMDLINE_STR_MAX];	/* default "" (none) */
 	char trace[CMDLINE_STR_MAX];	/* default "" (none) */
+	char isolcpus[CMDLINE_STR_MAX];	/* CPU list, default "" (none) */
 	unsigned int expect_cpus;	/* 0 = not given */
 	unsigned int expect_nodes;	/* 0 = not given */
 };

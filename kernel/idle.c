@@ -72,9 +72,11 @@ void timers_init(void)
 	for (unsigned i = 0; i < nr_cpus; i++)
 		timers_cpu_prepare(i);
 	tmigr_get_shape(&shape);
-	printk("# timer model=%s hz=%u nohz=%s initial_jiffies=%lu\n",
+	printk("# timer model=%s hz=%u nohz=%s isolcpus=%s initial_jiffies=%lu\n",
 	       timer_model_name(boot_opts.timer_model), boot_opts.hz,
-	       boot_opts.nohz ? "on" : "off", (unsigned long)jiffies64);
+	       boot_opts.nohz ? "on" : "off",
+	       boot_opts.isolcpus[0] ? boot_opts.isolcpus : "none",
+	       (unsigned long)jiffies64);
 	printk("# tmigr levels=%u children=%u crossnode=%u groups=%u\n",
 	       shape.levels, TMIGR_CHILDS_PER_GROUP, shape.crossnode_level,
 	       shape.groups);

@@ -23,6 +23,7 @@
 #include "kernel/scenario.h"
 #include "kernel/spinlock.h"
 #include "kernel/topology.h"
+#include "lib/parse.h"
 #include "lib/string.h"
 #include "timer/timer.h"
 
@@ -154,6 +155,34 @@ static void cpus_init(void)
 	}
 }
 
+static void isolate_cpu(unsigned cpu, void *arg)
+{
+	unsigned *bad = arg;
+
+	if (cpu >= nr_cpus) {
+		if (*bad == ~0U)
+			*bad = cpu;
+		return;
+	}
+	per_cpu(cpu)->isolated = true;
+}
+
+/* isolcpus=: syntax was checked with the command line, CPUs only now. */
+static void apply_isolcpus(void)
+{
+	unsigned bad = ~0U;
+	const char *l = boot_opts.isolcpus;
+
+	if (!*l)
+		return;
+	parse_cpulist(l, strlen(l), isolate_cpu, &bad, 1u << 20);
+	if (bad != ~0U) {
+		printk("isolcpus: CPU %u does not exist (CPUs 0-%u)\n", bad,
+		       nr_cpus - 1);
+		debug_exit(EXIT_FAIL);
+	}
+}
+
 /* One `# stat` line per online CPU (docs/serial-format.md). */
 static void print_cpu_stats(void)
 {
@@ -223,6 +252,7 @@ void kmain(uint32_t magic, uint32_t info_phys)
 
 	lapic_init(acpi_topo.lapic_phys);
 	cpus_init();
+	apply_isolcpus();
 	irq_init();
 	lapic_enable();
 	lapic_timer_calibrate();

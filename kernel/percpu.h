@@ -34,6 +34,7 @@ struct percpu {
 	struct percpu_call call, work;
 	/* kernel/idle.c, kernel/tick.c, kernel/softirq.c */
 	unsigned core_id;		/* shared by SMT siblings */
+	bool isolated;			/* isolcpus= */
 	bool in_idle_loop;		/* between idle entry and exit */
 	bool tick_stopped;
 	bool nohz_asked;		/* timer_nohz_next_event() this period */

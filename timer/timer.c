@@ -484,25 +484,29 @@ enum timer_model timer_get_model(void)
 }
 
 /*
- * The pre-6.9 heuristic: a busy CPU near the current one, this one if it
- * is busy; the nearest is an SMT sibling, then a CPU of the node, then any
+ * The pre-6.9 heuristic (Linux <= 6.8 get_nohz_timer_target()): this CPU
+ * if it is busy and a timer housekeeping CPU; else the nearest busy
+ * housekeeping CPU, an SMT sibling, then a CPU of the node, then any
  * (Linux walked the scheduler domains; core and node are what we know).
- * All idle: this CPU.
+ * None busy: this CPU if it does housekeeping, else the first that does.
  */
 static unsigned int get_nohz_timer_target(void)
 {
-	unsigned int self = smp_processor_id(), best = self, rank = 3, i;
+	unsigned int self = smp_processor_id(), best = self, rank = 4, i;
 	unsigned int core = timer_env_cpu_core(self);
 	unsigned int node = timer_env_cpu_node(self);
+	bool hk = timer_env_cpu_housekeeping(self);
 
-	if (!timer_env_cpu_idle(self))
+	if (hk && !timer_env_cpu_idle(self))
 		return self;
 	for (i = 1; i < timer_nr_cpus && rank > 0; i++) {
 		unsigned int cpu = (self + i) % timer_nr_cpus, r;
 
-		if (timer_env_cpu_idle(cpu))
+		if (!timer_env_cpu_housekeeping(cpu))
 			continue;
-		if (timer_env_cpu_core(cpu) == core)
+		if (timer_env_cpu_idle(cpu))
+			r = 3;		/* a fallback only */
+		else if (timer_env_cpu_core(cpu) == core)
 			r = 0;
 		else if (timer_env_cpu_node(cpu) == node)
 			r = 1;
@@ -513,6 +517,8 @@ static unsigned int get_nohz_timer_target(void)
 			best = cpu;
 		}
 	}
+	if (rank == 3 && hk)
+		return self;
 	return best;
 }
 

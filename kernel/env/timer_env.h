@@ -34,6 +34,12 @@ static inline unsigned int timer_env_cpu_core(unsigned int cpu)
 	return per_cpu(cpu)->core_id;
 }
 
+/* isolcpus=: not a timer housekeeping CPU (push avoids it). */
+static inline bool timer_env_cpu_housekeeping(unsigned int cpu)
+{
+	return !per_cpu(cpu)->isolated;
+}
+
 /* A ticket lock cannot tell who holds it; "held by someone" is checked. */
 #define lockdep_assert_held(l)						\
 	WARN_ONCE(!spin_is_locked(l), "lock %s not held", #l)

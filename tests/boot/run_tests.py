@@ -80,6 +80,8 @@ MATRIX = [
                                       "timer_model=local selftest=none "
                                       "scenario=busy_per_node,period_ms=8,duration_ms=300"], 0,
      [r"# stat scenario=busy_per_node cpu=1 node=1 busy=1 ", r"# scenario_check ok"]),
+    ("isolcpus-bad-cpu", ["--smp", "2", "--cmdline", "isolcpus=0,5"], 1,
+     [r"isolcpus: CPU 5 does not exist \(CPUs 0-1\)"]),
     ("scenario-unknown", ["--cmdline", "scenario=ping"], 1,
      [r"scenario: unknown scenario 'ping'"]),
     ("scenario-busy-offline", ["--smp", "2", "--cmdline", "scenario=one_busy,busy=5"], 1,

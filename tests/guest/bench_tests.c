@@ -51,7 +51,7 @@ static unsigned start_busy(void)
 	for (unsigned c = 0; c < nr_cpus; c++) {
 		if (!cpu_online[c] || c == self)
 			continue;
-		if (k++ % 4 == 3 && smp_run_async(c, spin_until_stop, 0))
+		if (k++ % 4 == 0 && smp_run_async(c, spin_until_stop, 0))
 			n++;
 	}
 	return n;

@@ -26,7 +26,7 @@
 #include "lib/atomic.h"
 #include "timer/timer.h"
 
-#define TIMER_SLACK_J	5
+#define TIMER_SLACK_J	10
 /*
  * Under TCG every vCPU is a host thread: with N vCPUs on a few host cores
  * one may wait for its turn for ~N/4 jiffies (38 jiffies seen at 255 CPUs

@@ -84,6 +84,10 @@ START_TEST(test_every_option)
 	ck_assert_int_eq(parse("clockevent=oneshot"), 0);
 	ck_assert_uint_eq(opts.clockevent, CLOCKEVENT_ONESHOT);
 	ck_assert_int_eq(parse("clockevent=tsc"), -1);
+	ck_assert_int_eq(parse("isolcpus=0,3-5"), 0);
+	ck_assert_str_eq(opts.isolcpus, "0,3-5");
+	ck_assert_int_eq(parse("isolcpus=5-3"), -1);
+	ck_assert_int_eq(parse("isolcpus=x"), -1);
 }
 END_TEST
 
@@ -223,9 +227,9 @@ START_TEST(test_help)
 	struct help_acc h = { 0, "" };
 
 	cmdline_help(help_line, &h);
-	ck_assert_int_eq(h.lines, 9);
+	ck_assert_int_eq(h.lines, 10);
 	ck_assert_str_eq(h.seen, "selftest timer_model hz nohz clockevent "
-			 "scenario trace expect_cpus expect_nodes ");
+			 "scenario trace isolcpus expect_cpus expect_nodes ");
 }
 END_TEST
 

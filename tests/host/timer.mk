@@ -63,7 +63,12 @@ TIMER_BENCH_CFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Werror -I. \
 TIMER_BENCH_SRCS := $(TIMER_CORE_SRCS) tests/host/timer/bench_timer.c
 
 .PHONY: timer-bench
-timer-bench: $(BUILD)/host/timer_bench
+timer-bench: $(BUILD)/host/timer_bench $(BUILD)/host/tmigr_bench
+$(BUILD)/host/tmigr_bench: $(TIMER_CORE_SRCS) tests/host/timer/bench_tmigr.c \
+		$(wildcard timer/*.h lib/*.h) tests/host/env/timer_env.h
+	@mkdir -p $(@D)
+	$(HOST_CC) $(TIMER_BENCH_CFLAGS) $(TIMER_CORE_SRCS) \
+		tests/host/timer/bench_tmigr.c -o $@
 $(BUILD)/host/timer_bench: $(TIMER_BENCH_SRCS) $(wildcard timer/*.h) lib/tqueue.h \
 		tests/host/env/timer_env.h
 	@mkdir -p $(@D)

@@ -17,6 +17,7 @@ bool host_cpu_idle[HOST_MAX_CPUS];
 uint64_t host_now_ns;
 unsigned int host_cpu_node[HOST_MAX_CPUS];
 unsigned int host_cpu_core[HOST_MAX_CPUS];
+bool host_cpu_isolated[HOST_MAX_CPUS];
 unsigned int host_nr_nodes = 1;
 void (*host_race_hook)(int id);
 void (*host_wake_hook)(unsigned int cpu);
@@ -41,6 +42,7 @@ void host_env_reset(unsigned int ncpus)
 	for (unsigned int i = 0; i < HOST_MAX_CPUS; i++) {
 		host_cpu_node[i] = 0;
 		host_cpu_core[i] = i;
+		host_cpu_isolated[i] = false;
 	}
 	host_nr_nodes = 1;
 	host_race_hook = NULL;

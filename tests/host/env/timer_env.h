@@ -117,6 +117,14 @@ static inline unsigned int timer_env_cpu_core(unsigned int cpu)
 	return host_cpu_core[cpu];
 }
 
+/* isolcpus=: host_env_reset() makes every CPU a housekeeping CPU. */
+extern bool host_cpu_isolated[HOST_MAX_CPUS];
+
+static inline bool timer_env_cpu_housekeeping(unsigned int cpu)
+{
+	return !host_cpu_isolated[cpu];
+}
+
 /*
  * Race points: timer/ calls timer_env_race_point(id) at the places where
  * another CPU's action can interleave (ids in timer_migration.h).  The
