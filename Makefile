@@ -57,6 +57,7 @@ $(BUILD)/kernel.iso: $(BUILD)/kernel.bin boot/grub.cfg
 
 include tests/host/host.mk
 include tests/host/timer.mk
+include tests/host/sim.mk
 
 test: kernel host-tests
 	$(PYTHON) tests/boot/run_tests.py $(foreach b,$(HOST_TEST_BINS),--host $(b))

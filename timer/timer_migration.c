@@ -465,6 +465,7 @@ static void tmigr_handle_remote_cpu(unsigned int cpu, uint64_t now,
 	struct tmigr_cpu *tmc = &tmigr_cpus[cpu];
 	struct tmigr_walk data;
 	struct timer_events tevt;
+	uint64_t basem;
 
 	timer_env_race_point(TMIGR_RP_REMOTE_CPU);
 	spin_lock(&tmc->lock);
@@ -502,8 +503,16 @@ static void tmigr_handle_remote_cpu(unsigned int cpu, uint64_t now,
 	fetch_next_timer_interrupt_remote(basej, &tevt, cpu);
 	timer_unlock_remote_bases(cpu);
 
+	/*
+	 * The ns time of basej's start is not known here, only that it lies
+	 * within the tick before now.  Take the earliest it can be: an event
+	 * a little early costs at worst one fruitless look (expiry itself
+	 * goes by jiffies, never early); one a little late would make every
+	 * pulled timer a jiffy late, period after period.
+	 */
+	basem = now > timer_tick_ns() ? now - (timer_tick_ns() - 1) : 0;
 	data = (struct tmigr_walk){
-		.nextexp = timer_jiffies_to_ns(tevt.global, basej, now),
+		.nextexp = timer_jiffies_to_ns(tevt.global, basej, basem),
 		.firstexp = TMIGR_NONE_NS,
 		.evt = &tmc->cpuevt,
 		.remote = true,

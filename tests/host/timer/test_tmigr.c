@@ -432,6 +432,43 @@ START_TEST(idle_cpu_global_timer_expires_remotely_at_expiry)
 }
 END_TEST
 
+/*
+ * The migrator's tick that pulls an idle CPU's first global timer comes
+ * late in its jiffy (0.9 of it, as a vCPU run late does), later ticks come
+ * early (0.1).  The event queued for the idle CPU's second timer must not
+ * be computed from that late "now" as if it were the jiffy's start: the
+ * second timer would then be pulled a jiffy later than the first,
+ * relative to its expiry, and every
+ * periodic timer of an idle CPU would run a jiffy late (seen in the
+ * guest's one_busy scenario: p50 lateness 2 jiffies under pull, 1 under
+ * push and local).
+ */
+START_TEST(second_pulled_timer_is_not_a_jiffy_later)
+{
+	struct tm_rec a, b;
+
+	tm_setup(2, 1, 1000);
+	tm_bringup_all();
+	tm_rec_arm(&a, 1, 0, 1010);
+	tm_rec_arm(&b, 1, 0, 1020);
+	tm_idle(1);
+	ck_assert(tm_cpus[1].idle);
+	for (uint64_t j = 1001; j <= 1030; j++) {
+		host_set_jiffies(j);
+		host_set_now_ns(tm_ns(j) + TM_TICK_NS * (j <= 1012 ? 9 : 1) /
+				10);
+		tm_tick(0);
+	}
+	ck_assert_uint_eq(a.fired, 1);
+	ck_assert_uint_eq(b.fired, 1);
+	ck_assert_uint_eq(a.fired_cpu, 0);
+	ck_assert_uint_eq(b.fired_cpu, 0);
+	ck_assert_uint_eq(b.fired_at - 1020, a.fired_at - 1010);
+	ck_assert_uint_eq(tm_cpus[1].wakes, 0);
+	tm_assert_invariants();
+}
+END_TEST
+
 START_TEST(last_idle_cpu_wakes_for_a_sibling_timer)
 {
 	struct tm_rec r;
@@ -627,6 +664,7 @@ static Suite *tmigr_suite(void)
 	tcase_add_test(glue, next_event_per_model);
 	tcase_add_test(glue, push_targets_sibling_then_node_then_any);
 	tcase_add_test(glue, local_model_never_migrates);
+	tcase_add_test(glue, second_pulled_timer_is_not_a_jiffy_later);
 	suite_add_tcase(s, glue);
 	return s;
 }

@@ -1,0 +1,49 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# tests/host/sim.mk - the many-CPU simulator and the threaded stress test.
+#
+# Included by the top Makefile after timer.mk, whose TIMER_HOST_CFLAGS and
+# TIMER_CORE_OBJS (timer/ and the host env under ASan+UBSan) it reuses, so
+# the simulator runs the very objects the unit tests do.  Provides:
+#   $(BUILD)/host/tmigr_sim          simulator, ASan+UBSan; with no argument
+#                                    it runs its default list (host-tests)
+#   $(BUILD)/host/tmigr_stress_tsan  pthreads as CPUs under TSan (host-tests)
+#   sim-bench                        the simulator at -O2 without sanitizers,
+#                                    default list with 10x the steps
+
+SIM_SRCS := $(wildcard tests/host/sim/*.c)
+SIM_OBJDIR := $(BUILD)/host/sim-obj
+SIM_OBJS := $(patsubst %.c,$(SIM_OBJDIR)/%.o,$(SIM_SRCS))
+
+$(SIM_OBJS): $(SIM_OBJDIR)/%.o: %.c
+	@mkdir -p $(@D)
+	$(HOST_CC) $(TIMER_HOST_CFLAGS) -MMD -MP -c $< -o $@
+
+$(BUILD)/host/tmigr_sim: $(TIMER_CORE_OBJS) $(SIM_OBJS)
+	@mkdir -p $(@D)
+	$(HOST_CC) $(TIMER_HOST_CFLAGS) $^ -o $@
+
+HOST_TEST_BINS += $(BUILD)/host/tmigr_sim
+host-tests: $(BUILD)/host/tmigr_sim
+
+# Measures, so no sanitizer: built straight from the sources.
+SIM_BENCH_SCALE ?= 10
+.PHONY: sim-bench
+sim-bench: $(BUILD)/host/tmigr_sim_bench
+	$(BUILD)/host/tmigr_sim_bench --list --scale $(SIM_BENCH_SCALE)
+$(BUILD)/host/tmigr_sim_bench: $(TIMER_CORE_SRCS) $(SIM_SRCS) \
+		$(wildcard timer/*.h tests/host/env/*.h tests/host/sim/*.h)
+	@mkdir -p $(@D)
+	$(HOST_CC) $(TIMER_BENCH_CFLAGS) $(TIMER_CORE_SRCS) $(SIM_SRCS) -o $@
+
+# Real threads race only under TSan; everything is rebuilt with it.
+STRESS_SRCS := $(wildcard tests/host/stress/*.c)
+$(BUILD)/host/tmigr_stress_tsan: $(TIMER_CORE_SRCS) $(STRESS_SRCS) \
+		$(wildcard timer/*.h tests/host/env/*.h tests/host/sim/rng.h)
+	@mkdir -p $(@D)
+	$(HOST_CC) $(TIMER_TSAN_CFLAGS) $(TIMER_CORE_SRCS) $(STRESS_SRCS) -o $@
+
+HOST_TEST_BINS += $(BUILD)/host/tmigr_stress_tsan
+host-tests: $(BUILD)/host/tmigr_stress_tsan
+
+-include $(SIM_OBJS:.o=.d)

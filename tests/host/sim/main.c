@@ -1,0 +1,315 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * tests/host/sim/main.c - tmigr_sim's command line and its default runs.
+ *
+ *   tmigr_sim [--cpus N] [--nodes K] [--shape even|uneven|interleaved|smt]
+ *             [--model pull|push|local|all] [--seed S] [--steps J]
+ *             [--hz 100|250|1000] [--wrap J] [--workload mixed|steady]
+ *             [--verbose N] [--trace-timer T] [--trace-cpu C]
+ *   tmigr_sim [--list] [--scale X]
+ *
+ * With no argument (as the test harness runs it) or with --list it runs
+ * the default list: 8, 64, 512 and 4096 CPUs in several shapes, each under
+ * all three models with one seed, so the models' wake counts are compared
+ * in one run (a printed figure, never a pass/fail threshold).  --scale
+ * multiplies the list's steps, for the unsanitized `make sim-bench`.
+ * --wrap J starts jiffies J before 2^64, as the kernel's tick does, so the
+ * run crosses the wrap; the ns clock never wraps.
+ *
+ * One summary line per run; with the list, also a line in Check's verbose
+ * format ("file:line:P|F:suite:test:0: message") so tests/boot/run_tests.py
+ * counts each run as a test.  Exit status: 0 all invariants held, 1 one
+ * broke (the first is printed with step, CPU and timer), 2 bad usage or a
+ * run that could not be set up.
+ */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tests/host/sim/sim.h"
+#include "timer_env.h"
+
+struct list_entry {
+	unsigned int cpus, nodes;
+	enum sim_shape shape;
+	uint64_t steps;
+	uint64_t seed;
+	uint64_t wrap;		/* jiffies before 2^64 at the start */
+	unsigned int hz;	/* 0: the command line's (1000) */
+	bool steady;
+};
+
+/*
+ * Sized for about ten seconds under ASan+UBSan on one core; steps are
+ * jiffies.  Every shape, all three tick rates, runs across the jiffies
+ * wrap, and steady workloads where the models' wake counts are plain.
+ */
+static const struct list_entry default_list[] = {
+	{ 8, 2, SHAPE_EVEN, 100000, 1, 0, 0, false },
+	{ 8, 1, SHAPE_SMT, 50000, 2, 25000, 250, false },
+	{ 64, 8, SHAPE_INTERLEAVED, 20000, 3, 0, 0, false },
+	{ 64, 4, SHAPE_SMT, 10000, 4, 5000, 100, false },
+	{ 64, 8, SHAPE_EVEN, 10000, 7, 0, 0, true },
+	{ 512, 16, SHAPE_UNEVEN, 4000, 5, 0, 0, false },
+	{ 4096, 64, SHAPE_INTERLEAVED, 1500, 6, 700, 0, false },
+	{ 4096, 64, SHAPE_EVEN, 400, 8, 0, 0, true },
+};
+
+static const enum timer_model models[] = {
+	TIMER_MODEL_PULL, TIMER_MODEL_PUSH, TIMER_MODEL_LOCAL,
+};
+#define NR_MODELS (sizeof(models) / sizeof(*models))
+
+static double now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+static unsigned long long global_wakes(const struct sim_stats *st)
+{
+	return st->wakes[WAKE_GLOBAL] + st->wakes[WAKE_HIER];
+}
+
+static void print_summary(const struct sim_config *c,
+			  const struct sim_stats *st, double ms)
+{
+	printf("sim cpus=%u nodes=%u shape=%s model=%s hz=%u seed=%llu wrap=%llu workload=%s steps=%llu armed=%llu modified=%llu expired=%llu cancelled=%llu pending=%llu early=%llu twice=%llu lost=%llu late_max_j=%llu violations=%llu wakes_idle=%llu wakes_global_busy=%llu wake_local=%llu local_empty=%llu wake_ipi=%llu wake_global=%llu global_empty=%llu wake_hier=%llu hier_empty=%llu hier_stale=%llu wake_tick=%llu wake_irq=%llu remote_expiries=%llu global_expired=%llu time_jumps=%llu busy_pct=%.1f ms=%.0f\n",
+	       c->cpus, c->nodes, sim_shape_name(c->shape),
+	       sim_model_name(c->model), c->hz, (unsigned long long)c->seed,
+	       (unsigned long long)c->wrap, c->steady ? "steady" : "mixed",
+	       (unsigned long long)st->steps,
+	       (unsigned long long)st->armed,
+	       (unsigned long long)st->modified,
+	       (unsigned long long)st->expired,
+	       (unsigned long long)st->cancelled,
+	       (unsigned long long)st->pending, (unsigned long long)st->early,
+	       (unsigned long long)st->twice, (unsigned long long)st->lost,
+	       (unsigned long long)st->late_max_j,
+	       (unsigned long long)st->violations,
+	       (unsigned long long)st->wakes_idle,
+	       (unsigned long long)st->wakes_global_busy,
+	       (unsigned long long)st->wakes[WAKE_LOCAL],
+	       (unsigned long long)st->wakes_empty[WAKE_LOCAL],
+	       (unsigned long long)st->wakes[WAKE_IPI],
+	       (unsigned long long)st->wakes[WAKE_GLOBAL],
+	       (unsigned long long)st->wakes_empty[WAKE_GLOBAL],
+	       (unsigned long long)st->wakes[WAKE_HIER],
+	       (unsigned long long)st->wakes_empty[WAKE_HIER],
+	       (unsigned long long)st->hier_stale,
+	       (unsigned long long)st->wakes[WAKE_TICK],
+	       (unsigned long long)st->wakes[WAKE_IRQ],
+	       (unsigned long long)st->remote_expiries,
+	       (unsigned long long)st->global_expired,
+	       (unsigned long long)st->time_jumps,
+	       st->steps ? 100.0 * st->busy_jiffies / st->steps / c->cpus : 0,
+	       ms);
+	fflush(stdout);
+}
+
+/*
+ * The models side by side.  What pull saves is idle CPUs waking for
+ * movable timers while another CPU is busy and could run them; when no
+ * CPU is busy someone must wake, under every model.
+ */
+static void print_compare(const struct sim_config *c,
+			  const struct sim_stats st[NR_MODELS])
+{
+	printf("sim compare cpus=%u nodes=%u shape=%s seed=%llu workload=%s: idle wakes for movable timers while a CPU was busy pull=%llu push=%llu local=%llu; idle wakes for movable timers pull=%llu push=%llu local=%llu; timer wakes pull=%llu push=%llu local=%llu; movable timers run remotely pull=%llu push=%llu local=%llu\n",
+	       c->cpus, c->nodes, sim_shape_name(c->shape),
+	       (unsigned long long)c->seed, c->steady ? "steady" : "mixed",
+	       (unsigned long long)st[0].wakes_global_busy,
+	       (unsigned long long)st[1].wakes_global_busy,
+	       (unsigned long long)st[2].wakes_global_busy,
+	       global_wakes(&st[0]), global_wakes(&st[1]),
+	       global_wakes(&st[2]),
+	       (unsigned long long)st[0].wakes_idle,
+	       (unsigned long long)st[1].wakes_idle,
+	       (unsigned long long)st[2].wakes_idle,
+	       (unsigned long long)st[0].remote_expiries,
+	       (unsigned long long)st[1].remote_expiries,
+	       (unsigned long long)st[2].remote_expiries);
+	fflush(stdout);
+}
+
+/* One run; @check: also print the Check-format result line. */
+static int run_one(const struct sim_config *c, struct sim_stats *st,
+		   bool check)
+{
+	double t0 = now_ms();
+	int ret = sim_run(c, st);
+
+	print_summary(c, st, now_ms() - t0);
+	if (check)
+		printf("tests/host/sim/main.c:0:%c:sim:cpus%u_nodes%u_%s_%s_seed%llu:0: %s\n",
+		       ret ? 'F' : 'P', c->cpus, c->nodes,
+		       sim_shape_name(c->shape), sim_model_name(c->model),
+		       (unsigned long long)c->seed,
+		       ret < 0 ? "could not set up" :
+		       ret ? "invariant broken, see VIOLATION above" :
+		       "Passed");
+	return ret;
+}
+
+/* Of two sim_run() results, the one to report: -1, then 1, then 0. */
+static int worse(int a, int b)
+{
+	if (a < 0 || b < 0)
+		return -1;
+	return a > b ? a : b;
+}
+
+/* @c under every model (all_models) or its own; returns the worst result. */
+static int run_models(struct sim_config *c, bool all_models, bool check)
+{
+	struct sim_stats st[NR_MODELS];
+	int worst = 0;
+
+	if (!all_models)
+		return run_one(c, &st[0], check);
+	for (unsigned int m = 0; m < NR_MODELS; m++) {
+		c->model = models[m];
+		worst = worse(worst, run_one(c, &st[m], check));
+	}
+	print_compare(c, st);
+	return worst;
+}
+
+static int run_list(unsigned int hz, double scale, unsigned int verbose)
+{
+	double t0 = now_ms();
+	int worst = 0;
+
+	for (unsigned int i = 0; i < sizeof(default_list) /
+				     sizeof(*default_list); i++) {
+		const struct list_entry *e = &default_list[i];
+		struct sim_config c = {
+			.cpus = e->cpus, .nodes = e->nodes, .shape = e->shape,
+			.seed = e->seed, .hz = e->hz ? e->hz : hz,
+			.steady = e->steady, .verbose = verbose,
+			.wrap = e->wrap, .trace_timer = -1, .trace_cpu = -1,
+			.steps = (uint64_t)(e->steps * scale),
+		};
+		worst = worse(worst, run_models(&c, true, true));
+	}
+	printf("sim list: %s in %.1f s\n", worst ? "FAILED" : "all passed",
+	       (now_ms() - t0) / 1e3);
+	return worst < 0 ? 2 : worst;
+}
+
+static int parse_model(const char *name, enum timer_model *model,
+		       bool *all)
+{
+	*all = !strcmp(name, "all");
+	for (unsigned int m = 0; m < NR_MODELS; m++)
+		if (!strcmp(name, sim_model_name(models[m])))
+			*model = models[m];
+	return *all || !strcmp(name, sim_model_name(*model)) ? 0 : -1;
+}
+
+static void usage(void)
+{
+	fprintf(stderr,
+		"usage: tmigr_sim [--cpus N] [--nodes K] [--shape even|uneven|interleaved|smt]\n"
+		"                 [--model pull|push|local|all] [--seed S] [--steps J]\n"
+		"                 [--hz 100|250|1000] [--wrap J] [--workload mixed|steady]\n"
+		"                 [--verbose N] [--trace-timer T] [--trace-cpu C]\n"
+		"       tmigr_sim [--list] [--scale X]   (the default runs)\n");
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "cpus", required_argument, NULL, 'c' },
+		{ "nodes", required_argument, NULL, 'n' },
+		{ "shape", required_argument, NULL, 'S' },
+		{ "model", required_argument, NULL, 'm' },
+		{ "seed", required_argument, NULL, 's' },
+		{ "steps", required_argument, NULL, 't' },
+		{ "hz", required_argument, NULL, 'z' },
+		{ "verbose", required_argument, NULL, 'v' },
+		{ "list", no_argument, NULL, 'l' },
+		{ "scale", required_argument, NULL, 'x' },
+		{ "wrap", required_argument, NULL, 'w' },
+		{ "workload", required_argument, NULL, 'W' },
+		{ "trace-timer", required_argument, NULL, 'T' },
+		{ "trace-cpu", required_argument, NULL, 'C' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct sim_config c = {
+		.cpus = 8, .nodes = 1, .shape = SHAPE_EVEN,
+		.model = TIMER_MODEL_PULL, .seed = 1, .steps = 10000,
+		.hz = 1000, .trace_timer = -1, .trace_cpu = -1,
+	};
+	bool list = argc == 1, all = false;
+	double scale = 1;
+	int opt, ret;
+
+	while ((opt = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		switch (opt) {
+		case 'c':
+			c.cpus = (unsigned int)strtoul(optarg, NULL, 0);
+			break;
+		case 'n':
+			c.nodes = (unsigned int)strtoul(optarg, NULL, 0);
+			break;
+		case 's':
+			c.seed = strtoull(optarg, NULL, 0);
+			break;
+		case 't':
+			c.steps = strtoull(optarg, NULL, 0);
+			break;
+		case 'z':
+			c.hz = (unsigned int)strtoul(optarg, NULL, 0);
+			break;
+		case 'v':
+			c.verbose = (unsigned int)strtoul(optarg, NULL, 0);
+			break;
+		case 'l':
+			list = true;
+			break;
+		case 'x':
+			scale = strtod(optarg, NULL);
+			break;
+		case 'w':
+			c.wrap = strtoull(optarg, NULL, 0);
+			break;
+		case 'W':
+			if (strcmp(optarg, "steady") && strcmp(optarg, "mixed"))
+				goto bad;
+			c.steady = !strcmp(optarg, "steady");
+			break;
+		case 'T':
+			c.trace_timer = (int)strtol(optarg, NULL, 0);
+			break;
+		case 'C':
+			c.trace_cpu = (int)strtol(optarg, NULL, 0);
+			break;
+		case 'S':
+			if (sim_shape_parse(optarg, &c.shape))
+				goto bad;
+			break;
+		case 'm':
+			if (parse_model(optarg, &c.model, &all))
+				goto bad;
+			break;
+		default:
+			goto bad;
+		}
+	}
+	if (optind != argc || (c.hz != 100 && c.hz != 250 && c.hz != 1000) ||
+	    !c.cpus || c.cpus > HOST_MAX_CPUS || !c.nodes ||
+	    c.nodes > SIM_MAX_NODES || c.nodes > c.cpus || scale <= 0 ||
+	    (c.shape == SHAPE_SMT && c.cpus % (2 * c.nodes)))
+		goto bad;
+	if (list)
+		return run_list(c.hz, scale, c.verbose);
+	ret = run_models(&c, all, false);
+	return ret < 0 ? 2 : ret;
+bad:
+	usage();
+	return 2;
+}

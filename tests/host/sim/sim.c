@@ -1,0 +1,493 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * tests/host/sim/sim.c - boot, the per-jiffy loop and CPU transitions.
+ *
+ * Virtual time is in ns; jiffies = ns / tick_ns, and a step is a jiffy.
+ * A step runs, in a rotating CPU order, the tick of every busy CPU
+ * (timer_tick(), then run_timer_softirq() if it raised the softirq) and
+ * the wake-up of every idle CPU whose programmed event is due; then the
+ * workload's transitions and timer operations (work.c); then the checks.
+ * Now and then the jiffy ends inside a softirq and the step goes on in the
+ * next one (race_hook()), so a step may span two jiffies.
+ *
+ * Idle follows Linux: a CPU going idle asks timer_nohz_next_event() when
+ * it must wake and programs that (its LAPIC); woken by that event or by a
+ * wake-up IPI it runs the tick path while still idle and re-enters idle
+ * with timer_nohz_next_event() again, so it does not become active in the
+ * hierarchy.  Only real work (the workload) makes it busy, through
+ * timer_nohz_idle_exit().  When timer_nohz_next_event() says the tick may
+ * not stop, the CPU idles with the tick running: it wakes next jiffy.
+ *
+ * Each programmed wake-up is classified when it is programmed (sim.h's
+ * enum sim_wake): the CPU's own pinned event, its own movable event (only
+ * legal under push/local), or a hierarchy event (only under pull).  A
+ * hierarchy event is legal when no CPU is active, or when it is the
+ * tmigr wakeup the CPU got legitimately: as the last active CPU, or by
+ * handling remote timers while idle (the "migrator on idle").  Such a
+ * wakeup outlives a CPU becoming active elsewhere, as in Linux, where the
+ * armed LAPIC is not cancelled either: those are counted as hier_stale.
+ * Anything else is a violation: the CPU would wake for something it need
+ * not serve.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "tests/host/sim/sim.h"
+#include "timer/timer_migration.h"
+#include "timer_env.h"
+
+#define NSEC_PER_SEC	1000000000ull
+/* More wake-ups of one CPU in one jiffy than this is a livelock. */
+#define SIM_STORM	16
+
+/* host_wake_hook has only the CPU: the run it belongs to. */
+static struct sim *cur_sim;
+
+static void wake_hook(unsigned int cpu)
+{
+	struct sim *s = cur_sim;
+
+	s->st.ipis++;
+	if ((int)cpu != s->expect_ipi)
+		sim_violation(s, (int)cpu, -1,
+			      "wake-up IPI from CPU %u that no pinned timer asked for",
+			      host_cpu);
+	if (cpu < s->cfg.cpus && !s->cpus[cpu].ipi) {
+		s->cpus[cpu].ipi = true;
+		s->ipi_queue[s->nr_ipi++] = cpu;
+	}
+}
+
+/* Start jiffy s->now_j + 1 now, wherever the run is. */
+static void next_jiffy(struct sim *s)
+{
+	s->now_j++;
+	s->now_ns = sim_j2ns(s, s->now_j);
+	host_set_jiffies(s->now_j);
+	host_set_now_ns(s->now_ns);
+}
+
+/*
+ * Race points of timer/ (timer_migration.h).  Between a softirq's own
+ * bases and its remote handling, the jiffy sometimes ends: on a real
+ * machine the timekeeping CPU moves jiffies concurrently, and a timer of
+ * the CPU's own that became due there is then met by the remote walk
+ * (RACES.md 10).  At most once a step; the busy CPUs that ticked before
+ * it then tick again for the new jiffy in the same step (run_jiffy()), as
+ * their tick interrupts would.
+ */
+static void race_hook(int id)
+{
+	struct sim *s = cur_sim;
+	struct sim_rng r;
+
+	if (id != TMIGR_RP_SOFTIRQ_REMOTE || s->jumped || !s->in_ticks)
+		return;
+	/* Mostly in idle CPUs' softirqs: the migrator-on-idle's own event. */
+	sim_rng_at(&r, s->cfg.seed ^ 0x5eed, s->step, host_cpu);
+	if (!sim_rng_chance(&r, s->cpus[host_cpu].busy ? 5 : 300))
+		return;
+	s->jumped = true;
+	s->st.time_jumps++;
+	next_jiffy(s);
+}
+
+/* The tick on the current CPU @cpu: timer_tick(), softirq if raised. */
+static void run_tick(unsigned int cpu)
+{
+	unsigned int raised = host_softirq_raised[cpu];
+
+	host_set_cpu(cpu);
+	timer_tick();
+	if (host_softirq_raised[cpu] != raised)
+		run_timer_softirq();
+}
+
+/* The jiffy start at or after @ns (the simulator acts at jiffy starts). */
+static uint64_t round_up_jiffy(const struct sim *s, uint64_t ns)
+{
+	if (ns <= s->now_ns)
+		return s->now_ns;
+	return s->now_ns + (ns - s->now_ns + s->tick_ns - 1) / s->tick_ns *
+			   s->tick_ns;
+}
+
+/*
+ * Remember CPU @cpu's tmigr wakeup if it was set legitimately just now:
+ * with the hierarchy idle, or (@remote) by its own remote handling.
+ */
+static void note_wakeup(struct sim *s, unsigned int cpu, bool remote)
+{
+	uint64_t w = sim_tmigr_wakeup(cpu);
+
+	if (w == TMIGR_NONE_NS || remote || sim_hierarchy_idle())
+		s->cpus[cpu].hier_wakeup = w;
+}
+
+/*
+ * timer/ reports a bucket due at jiffy UINT64_MAX (its "no event" value)
+ * one jiffy early: the wake-up that allows, or SIM_NONE.
+ */
+static uint64_t wrap_early(const struct sim *s, uint64_t ns)
+{
+	if (ns == SIM_NONE || sim_ns2j(s, ns) != UINT64_MAX)
+		return SIM_NONE;
+	return ns - s->tick_ns;
+}
+
+/* "j<jiffy>" of a ns time for messages, or "never". */
+static const char *jstr(const struct sim *s, uint64_t ns, char *buf,
+			size_t len)
+{
+	if (ns == SIM_NONE)
+		return "never";
+	snprintf(buf, len, "j%llu", (unsigned long long)sim_ns2j(s, ns));
+	return buf;
+}
+
+/* Why CPU @cpu programs a wake-up at @wake ns; see the top of the file. */
+static enum sim_wake classify(struct sim *s, unsigned int cpu, uint64_t wake)
+{
+	bool pull = s->cfg.model == TIMER_MODEL_PULL;
+	char b1[32], b2[32], b3[32];
+	uint64_t lb, gb;
+
+	sim_cpu_first_events(s, cpu, &lb, &gb);
+	if (wake > lb)
+		sim_violation(s, (int)cpu, -1,
+			      "idle CPU sleeps past its pinned event %s (wakes %s)",
+			      jstr(s, lb, b1, 32), jstr(s, wake, b2, 32));
+	if (!pull && wake > gb)
+		sim_violation(s, (int)cpu, -1,
+			      "idle CPU sleeps past its own movable event %s (wakes %s)",
+			      jstr(s, gb, b1, 32), jstr(s, wake, b2, 32));
+	if (wake == SIM_NONE)
+		return WAKE_NONE;
+	if (wake == lb || wake == wrap_early(s, lb))
+		return WAKE_LOCAL;
+	if (!pull && (wake == gb || wake == wrap_early(s, gb)))
+		return WAKE_GLOBAL;
+	if (pull && sim_hierarchy_idle())
+		return WAKE_HIER;
+	if (pull && s->cpus[cpu].hier_wakeup != TMIGR_NONE_NS &&
+	    wake == round_up_jiffy(s, s->cpus[cpu].hier_wakeup)) {
+		s->st.hier_stale++;
+		return WAKE_HIER;
+	}
+	sim_violation(s, (int)cpu, -1,
+		      "idle CPU programs %s for no event of its own (pinned %s, movable %s)%s",
+		      jstr(s, wake, b1, 32), jstr(s, lb, b2, 32),
+		      jstr(s, gb, b3, 32),
+		      pull ? " while the hierarchy has an active CPU" : "");
+	return WAKE_NONE;
+}
+
+/*
+ * CPU @cpu (idle) enters or re-enters idle: program its wake-up.  The
+ * simulator only acts at jiffy starts, so an event inside a jiffy is
+ * rounded up to the next one (timer/ only asks for jiffy starts anyway).
+ */
+static void program_idle(struct sim *s, unsigned int cpu)
+{
+	struct sim_cpu *c = &s->cpus[cpu];
+	bool stop = false;
+	uint64_t w;
+
+	host_set_cpu(cpu);
+	w = timer_nohz_next_event(s->now_j, s->now_ns, &stop);
+	c->asked_ns = w;
+	if (s->cfg.model == TIMER_MODEL_PULL)
+		note_wakeup(s, cpu, false);
+	if (!stop) {
+		/* The next tick: after the last one, even if the jiffy ended. */
+		c->tick_stopped = false;
+		c->wake_ns = sim_j2ns(s, c->tick_j + 1);
+		c->reason = WAKE_TICK;
+		if ((int)cpu == s->cfg.trace_cpu)
+			sim_trace(s, "cpu=%u idle, tick kept", cpu);
+		return;
+	}
+	c->tick_stopped = true;
+	c->wake_ns = w == TMIGR_NONE_NS ? SIM_NONE : round_up_jiffy(s, w);
+	c->reason = classify(s, cpu, c->wake_ns);
+	if ((int)cpu == s->cfg.trace_cpu)
+		sim_trace(s, "cpu=%u idle: next event %lld ns, wakes j%lld for %d",
+			  cpu, w == TMIGR_NONE_NS ? -1 : (long long)w,
+			  c->wake_ns == SIM_NONE ? -1 :
+			  (long long)sim_ns2j(s, c->wake_ns), c->reason);
+}
+
+/**
+ * sim_cpu_enter_idle - busy CPU @cpu has no more work
+ * @s: the run
+ * @cpu: a busy CPU
+ */
+void sim_cpu_enter_idle(struct sim *s, unsigned int cpu)
+{
+	struct sim_cpu *c = &s->cpus[cpu];
+
+	c->busy = false;
+	c->idle_gen++;
+	s->nr_busy--;
+	host_cpu_idle[cpu] = true;
+	program_idle(s, cpu);
+}
+
+/**
+ * sim_cpu_irq_exit - idle CPU @cpu returns from a device interrupt
+ * @s: the run
+ * @cpu: an idle CPU, which may have armed timers in the interrupt
+ */
+void sim_cpu_irq_exit(struct sim *s, unsigned int cpu)
+{
+	s->st.wakes[WAKE_IRQ]++;
+	program_idle(s, cpu);
+}
+
+/**
+ * sim_cpu_exit_idle - idle CPU @cpu gets work
+ * @s: the run
+ * @cpu: an idle CPU
+ */
+void sim_cpu_exit_idle(struct sim *s, unsigned int cpu)
+{
+	struct sim_cpu *c = &s->cpus[cpu];
+
+	if ((int)cpu == s->cfg.trace_cpu)
+		sim_trace(s, "cpu=%u busy", cpu);
+	host_set_cpu(cpu);
+	host_cpu_idle[cpu] = false;
+	timer_nohz_idle_exit();
+	c->busy = true;
+	s->nr_busy++;
+	c->tick_stopped = false;
+	c->wake_ns = SIM_NONE;
+	c->hier_wakeup = TMIGR_NONE_NS;
+	c->reason = WAKE_NONE;
+}
+
+/* Idle CPU @cpu takes an interrupt for @why: tick path, then idle again. */
+static void wake_idle(struct sim *s, unsigned int cpu, enum sim_wake why)
+{
+	struct sim_cpu *c = &s->cpus[cpu];
+	uint64_t expired;
+
+	if (++c->wakes_now > SIM_STORM) {
+		if (c->wakes_now == SIM_STORM + 1)
+			sim_violation(s, (int)cpu, -1,
+				      "wake storm: woken %u times in one jiffy (timer_nohz_next_event() said %llu ns, now %llu ns)",
+				      c->wakes_now,
+				      (unsigned long long)c->asked_ns,
+				      (unsigned long long)s->now_ns);
+		c->wake_ns = s->now_ns + s->tick_ns;	/* let time move on */
+		return;
+	}
+	s->st.wakes[why]++;
+	if (why != WAKE_TICK)
+		s->st.wakes_idle++;
+	if ((why == WAKE_GLOBAL || why == WAKE_HIER) && s->nr_busy)
+		s->st.wakes_global_busy++;
+	if ((int)cpu == s->cfg.trace_cpu)
+		sim_trace(s, "cpu=%u woken for %d", cpu, why);
+	expired = s->st.expired;
+	c->tick_j = s->now_j;
+	if (s->cfg.model == TIMER_MODEL_PULL) {
+		uint64_t before = sim_tmigr_wakeup(cpu);
+
+		run_tick(cpu);
+		if (sim_tmigr_wakeup(cpu) != before)
+			note_wakeup(s, cpu, true);
+	} else {
+		run_tick(cpu);
+	}
+	if (s->st.expired == expired)
+		s->st.wakes_empty[why]++;
+	program_idle(s, cpu);
+}
+
+/**
+ * sim_deliver_ipis - wake the CPUs that wake-up IPIs were sent to
+ * @s: the run
+ *
+ * IPIs are queued by the hook (which runs under timer/'s locks) and
+ * delivered here, after the call that sent them.
+ */
+void sim_deliver_ipis(struct sim *s)
+{
+	unsigned int saved = host_cpu;
+
+	for (unsigned int i = 0; i < s->nr_ipi; i++) {
+		unsigned int cpu = s->ipi_queue[i];
+
+		s->cpus[cpu].ipi = false;
+		if (!s->cpus[cpu].busy)
+			wake_idle(s, cpu, WAKE_IPI);
+	}
+	s->nr_ipi = 0;
+	host_set_cpu(saved);
+}
+
+/* Wake the idle CPUs whose event is due, until none is. */
+static void wake_due(struct sim *s)
+{
+	bool again;
+
+	do {
+		again = false;
+		for (unsigned int cpu = 0; cpu < s->cfg.cpus; cpu++) {
+			struct sim_cpu *c = &s->cpus[cpu];
+
+			if (!c->busy && c->wake_ns <= s->now_ns) {
+				wake_idle(s, cpu, c->reason);
+				again = true;
+			}
+		}
+	} while (again);
+}
+
+/*
+ * Ticks of busy CPUs and due wake-ups of idle ones, at s->now_ns.  If the
+ * jiffy ends inside one of these softirqs (race_hook()), the busy CPUs
+ * that ticked before get the new jiffy's tick too, and the CPUs due then
+ * are woken.
+ */
+static void run_jiffy(struct sim *s)
+{
+	unsigned int n = s->cfg.cpus;
+	unsigned int start;
+	struct sim_rng r;
+	bool jumped;
+
+	sim_rng_at(&r, s->cfg.seed, s->step, UINT64_MAX);
+	start = (unsigned int)sim_rng_below(&r, n);
+	s->in_ticks = true;
+	for (unsigned int i = 0; i < n; i++) {
+		unsigned int cpu = (start + i) % n;
+		struct sim_cpu *c = &s->cpus[cpu];
+
+		c->wakes_now = 0;
+		if (c->busy) {
+			s->st.busy_jiffies++;
+			c->tick_j = s->now_j;
+			run_tick(cpu);
+		} else if (c->wake_ns <= s->now_ns) {
+			wake_idle(s, cpu, c->reason);
+		}
+	}
+	do {
+		jumped = s->jumped;
+		for (unsigned int i = 0; s->jumped && i < n; i++) {
+			unsigned int cpu = (start + i) % n;
+			struct sim_cpu *c = &s->cpus[cpu];
+
+			if (c->busy && c->tick_j != s->now_j) {
+				c->tick_j = s->now_j;
+				run_tick(cpu);
+			}
+		}
+		sim_deliver_ipis(s);
+		wake_due(s);
+	} while (s->jumped != jumped);
+	s->in_ticks = false;
+}
+
+/* Boot as the kernel does: bases, model, hierarchy, each CPU online. */
+static int boot(struct sim *s)
+{
+	unsigned int n = s->cfg.cpus;
+
+	host_env_reset(n);
+	if (sim_topo_apply(&s->cfg))
+		return -1;
+	host_set_jiffies(s->j0);
+	host_set_now_ns(SIM_NS_BASE);
+	s->bases = aligned_alloc(64, (timer_bases_size(n) + 63) & ~63ul);
+	if (!s->bases || timer_init(s->bases, n, s->cfg.hz))
+		return -1;
+	timer_set_model(s->cfg.model);
+	if (timer_tick_ns() != s->tick_ns) {
+		sim_violation(s, -1, -1, "timer_tick_ns() %llu, want %llu",
+			      (unsigned long long)timer_tick_ns(),
+			      (unsigned long long)s->tick_ns);
+		return -1;
+	}
+	if (tmigr_init(n, s->cfg.nodes))
+		return -1;
+	for (unsigned int cpu = 0; cpu < n; cpu++) {
+		/* Prepared by a random CPU that is already up. */
+		host_set_cpu(cpu ? (unsigned int)sim_rng_below(&s->rng, cpu) : 0);
+		if (tmigr_cpu_prepare(cpu))
+			return -1;
+		host_set_cpu(cpu);
+		if (tmigr_cpu_online())
+			return -1;
+		s->cpus[cpu].busy = true;
+		s->nr_busy++;
+		s->cpus[cpu].wake_ns = SIM_NONE;
+		s->cpus[cpu].hier_wakeup = TMIGR_NONE_NS;
+	}
+	host_wake_hook = wake_hook;
+	host_race_hook = race_hook;
+	return sim_check_boot(s) ? 0 : -1;
+}
+
+static void teardown(struct sim *s)
+{
+	host_wake_hook = NULL;
+	host_race_hook = NULL;
+	host_env_free_all();
+	free(s->bases);
+	free(s->cpus);
+	free(s->ipi_queue);
+	cur_sim = NULL;
+}
+
+/**
+ * sim_run - one simulation
+ * @cfg: its shape, model, seed and length
+ * @out: the counters at the end
+ *
+ * Returns 0 if no invariant broke, 1 if one did, -1 if the run could not
+ * be set up (bad shape, timer/ refused to boot, out of memory).
+ */
+int sim_run(const struct sim_config *cfg, struct sim_stats *out)
+{
+	struct sim s = { .cfg = *cfg, .expect_ipi = -1 };
+	int ret = -1;
+
+	sim_rng_seed(&s.rng, cfg->seed);
+	s.tick_ns = NSEC_PER_SEC / cfg->hz;
+	s.j0 = s.now_j = 0 - cfg->wrap;
+	s.now_ns = SIM_NS_BASE;
+	s.cpus = calloc(cfg->cpus, sizeof(*s.cpus));
+	s.ipi_queue = calloc(cfg->cpus, sizeof(*s.ipi_queue));
+	cur_sim = &s;
+	if (!s.cpus || !s.ipi_queue || boot(&s) || sim_work_init(&s)) {
+		fprintf(stderr, "sim: cannot set up cpus=%u nodes=%u shape=%s\n",
+			cfg->cpus, cfg->nodes, sim_shape_name(cfg->shape));
+		goto out;
+	}
+	sim_watchdog_arm(&s);
+	for (s.step = 1; s.step <= cfg->steps; s.step++) {
+		sim_watchdog_step(s.step);
+		s.jumped = false;
+		next_jiffy(&s);
+		run_jiffy(&s);
+		sim_work_step(&s);
+		sim_work_check(&s);
+		sim_check_hierarchy(&s);
+		if (host_warn_hits != s.st.warns) {
+			s.st.warns = host_warn_hits;
+			sim_violation(&s, (int)host_cpu, -1,
+				      "timer/ warned (see stderr)");
+		}
+		s.st.steps++;
+	}
+	sim_watchdog_disarm();
+	sim_work_finish(&s);
+	ret = s.st.violations ? 1 : 0;
+out:
+	*out = s.st;
+	teardown(&s);
+	return ret;
+}
