@@ -58,6 +58,21 @@ $(BUILD)/kernel.iso: $(BUILD)/kernel.bin boot/grub.cfg
 include tests/host/host.mk
 include tests/host/timer.mk
 include tests/host/sim.mk
+include tests/host/fuzz.mk
+
+# Static analysis: cppcheck and clang-tidy over kernel/, arch/, drivers/,
+# lib/ and timer/ (docs/checks.md).  make test runs it too, through the
+# wrapper below, counted like a host test binary.
+.PHONY: check
+check:
+	$(PYTHON) tools/check
+$(BUILD)/host/static_check: tools/check tools/check-known.txt
+	@mkdir -p $(@D)
+	printf '#!/bin/sh\nexec %s %s --check-format "$$@"\n' \
+		"$(PYTHON)" "$(CURDIR)/tools/check" > $@
+	chmod +x $@
+HOST_TEST_BINS += $(BUILD)/host/static_check
+host-tests: $(BUILD)/host/static_check
 
 test: kernel host-tests
 	$(PYTHON) tests/boot/run_tests.py $(foreach b,$(HOST_TEST_BINS),--host $(b))
@@ -67,10 +82,33 @@ test-big: kernel
 	time tools/boot --accel tcg --smp 255 --mem 1G --timeout 300 \
 		--numa 0-50:51-101:102-152:153-203:204-254 --expect-topology
 
+# Beyond 255 CPUs: 256, 512 and 1024 on nodes of 64, under TCG with x2APIC,
+# which needs QEMU >= 9.0 (Debian 12: tools/deps --qemu=backports, or
+# QEMU=/path/to/qemu-system-x86_64).  Minutes long, so not part of `test`.
+.PHONY: test-huge
+test-huge: kernel
+	$(PYTHON) tests/boot/run_huge.py
+
 # The three placement models side by side (docs/benchmarks.md).
 .PHONY: bench
 bench: kernel timer-bench
 	$(PYTHON) tools/bench
+
+# one_busy at 8 CPUs on 2 nodes with every trace event, as Perfetto JSON
+# and an SVG timeline (docs/tracing.md).  TRACE_CMDLINE adds options.
+TRACE_DIR := $(BUILD)/trace
+TRACE_CMDLINE ?=
+.PHONY: trace
+trace: kernel
+	@mkdir -p $(TRACE_DIR)
+	tools/boot --smp 8 --numa 0-3:4-7 --cmdline "selftest=none \
+		scenario=one_busy trace=all trace_buf=2M $(TRACE_CMDLINE)" \
+		> $(TRACE_DIR)/serial.log
+	$(PYTHON) tools/trace2perfetto --elf $(BUILD)/kernel.elf \
+		$(TRACE_DIR)/serial.log -o $(TRACE_DIR)/trace.json
+	$(PYTHON) tools/trace2svg --elf $(BUILD)/kernel.elf \
+		$(TRACE_DIR)/serial.log -o $(TRACE_DIR)/timeline.svg
+	@echo "trace: $(TRACE_DIR)/trace.json (ui.perfetto.dev), $(TRACE_DIR)/timeline.svg"
 
 # The self-tests, then one_busy under the default (pull) model: the idle
 # CPUs' stat lines show their timers expired by CPU 0 without waking them.

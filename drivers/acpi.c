@@ -108,7 +108,7 @@ static bool rsdp_valid(acpi_map_fn map, uint64_t phys, const uint8_t *p)
 	const uint8_t *full;
 	uint32_t len;
 
-	if (memcmp(p, RSDP_SIG, RSDP_SIG_LEN) || sum8(p, RSDP_V1_LEN))
+	if (memcmp(p, RSDP_SIG, RSDP_SIG_LEN) != 0 || sum8(p, RSDP_V1_LEN))
 		return false;
 	if (p[RSDP_OFF_REVISION] < 2)
 		return true;
@@ -178,7 +178,7 @@ static void sig_str(char out[5], const uint8_t *sig)
 	int i;
 
 	for (i = 0; i < 4; i++)
-		out[i] = (sig[i] >= 0x20 && sig[i] < 0x7f) ? (char)sig[i] : '?';
+		out[i] = (char)((sig[i] >= 0x20 && sig[i] < 0x7f) ? sig[i] : '?');
 	out[4] = '\0';
 }
 
@@ -200,7 +200,7 @@ static int load_table(acpi_map_fn map, uint64_t phys, const char *want,
 		       name, (unsigned long long)phys);
 		return -EINVAL;
 	}
-	if (want && memcmp(p, want, 4)) {
+	if (want && memcmp(p, want, 4) != 0) {
 		char s[5];
 
 		sig_str(s, p);
@@ -560,7 +560,7 @@ int acpi_parse(acpi_map_fn map, const void *rsdp, size_t rsdp_len,
 		       (unsigned long)rsdp_len, RSDP_V1_LEN);
 		return -EINVAL;
 	}
-	if (memcmp(r, RSDP_SIG, RSDP_SIG_LEN)) {
+	if (memcmp(r, RSDP_SIG, RSDP_SIG_LEN) != 0) {
 		errfmt(err, errlen, "acpi: RSDP signature mismatch");
 		return -EINVAL;
 	}
@@ -617,7 +617,7 @@ int acpi_parse(acpi_map_fn map, const void *rsdp, size_t rsdp_len,
 	}
 	n = (root.len - SDT_HDR_LEN) / esize;
 	for (i = 0; i < n; i++) {
-		const uint8_t *ep = root.p + SDT_HDR_LEN + i * esize;
+		const uint8_t *ep = root.p + SDT_HDR_LEN + (size_t)i * esize;
 		uint64_t phys = esize == 8 ? get64(ep) : get32(ep);
 		const uint8_t *h;
 		struct table *dst;

@@ -57,7 +57,7 @@
 #define ACPI_RSDP_V2_SIZE	36
 
 /* Give up looking for a multiboot1 cmdline's NUL after this many bytes. */
-#define MB1_CMDLINE_SCAN_MAX	(64 * 1024)
+#define MB1_CMDLINE_SCAN_MAX	0x10000u	/* 64 KiB */
 
 struct parse_ctx {
 	phys_map_fn map;
@@ -251,7 +251,8 @@ static int mb2_mmap(struct parse_ctx *c, const uint8_t *tag, uint32_t off,
 		return fail(c, "bootinfo: multiboot2 tag 6 at offset %u: %u bytes of entries is not a multiple of entry_size %u",
 			    off, body, entry_size);
 	for (i = 0; i < body / entry_size; i++) {
-		const uint8_t *e = tag + MB2_MMAP_HDR_SIZE + i * entry_size;
+		const uint8_t *e = tag + MB2_MMAP_HDR_SIZE +
+				   (size_t)i * entry_size;
 
 		add_region(c->out, ld64(e), ld64(e + 8), ld32(e + 16));
 	}

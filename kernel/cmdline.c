@@ -17,6 +17,7 @@
 #include "lib/parse.h"
 #include "lib/printf.h"
 #include "lib/string.h"
+#include "lib/trace_events.h"
 
 typedef int (*cmdline_parse_fn)(const char *val, size_t len,
 				struct boot_options *o);
@@ -64,9 +65,41 @@ static int opt_isolcpus(const char *val, size_t len, struct boot_options *o)
 	return ret ? ret : set_str(o->isolcpus, val, len);
 }
 
+/*
+ * The events are checked here: a typo must not give an empty trace.  An
+ * empty value clears, as for the other string options.
+ */
 static int opt_trace(const char *val, size_t len, struct boot_options *o)
 {
-	return set_str(o->trace, val, len);
+	uint32_t mask = 0;
+	int ret = len ? trace_parse_events(val, len, &mask) : 0;
+
+	if (ret)
+		return ret;
+	ret = set_str(o->trace, val, len);
+	if (!ret)
+		o->trace_mask = mask;
+	return ret;
+}
+
+/* SIZE in bytes, or with a K or M suffix (KiB, MiB). */
+static int opt_trace_buf(const char *val, size_t len,
+			 struct boot_options *o)
+{
+	unsigned int v, shift = 0;
+	int ret;
+
+	if (len && (val[len - 1] == 'K' || val[len - 1] == 'k'))
+		shift = 10;
+	else if (len && (val[len - 1] == 'M' || val[len - 1] == 'm'))
+		shift = 20;
+	ret = parse_uint(val, shift ? len - 1 : len, &v);
+	if (ret)
+		return ret;
+	if (v > (TRACE_BUF_MAX >> shift) || (v << shift) < TRACE_BUF_MIN)
+		return -ERANGE;
+	o->trace_buf = v << shift;
+	return 0;
 }
 
 static const char *const timer_model_names[] = {
@@ -188,8 +221,11 @@ static const struct cmdline_option cmdline_options[] = {
 	  "deadline = that or fail (default: auto)" },
 	{ "scenario", opt_scenario, "NAME", NULL,
 	  "scenario to run after boot (default: none)" },
-	{ "trace", opt_trace, "LIST", NULL,
-	  "trace events to enable (default: none)" },
+	{ "trace", opt_trace, "all|none|EVENT[,EVENT...]", NULL,
+	  "trace events to record and dump at the end; PREFIX* matches, "
+	  "docs/tracing.md lists them (default: none)" },
+	{ "trace_buf", opt_trace_buf, "SIZE[K|M]", NULL,
+	  "trace buffer per CPU, 1K..64M (default: 64K)" },
 	{ "isolcpus", opt_isolcpus, "CPU[,CPU|A-B...]", NULL,
 	  "CPUs that are not timer housekeeping: push moves their timers "
 	  "away and never onto them (default: none)" },
@@ -213,6 +249,7 @@ void cmdline_defaults(struct boot_options *out)
 	out->timer_model = TIMER_MODEL_PULL;
 	out->hz = 250;
 	out->nohz = true;
+	out->trace_buf = TRACE_BUF_DEFAULT;
 }
 
 static const struct cmdline_option *find_option(const char *key, size_t len)

@@ -12,8 +12,12 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #define CMDLINE_STR_MAX	128	/* size of the string options, incl. NUL */
+#define TRACE_BUF_DEFAULT	(64u << 10)	/* trace_buf=, per CPU */
+#define TRACE_BUF_MIN		(1u << 10)
+#define TRACE_BUF_MAX		(64u << 20)
 
 #include "timer/timer.h"	/* enum timer_model */
 
@@ -28,6 +32,8 @@ struct boot_options {
 	unsigned int clockevent;	/* CLOCKEVENT_*, default AUTO */
 	char scenario[CMDLINE_STR_MAX];	/* default "" (none) */
 	char trace[CMDLINE_STR_MAX];	/* default "" (none) */
+	uint32_t trace_mask;		/* TRACE_BIT()s of trace=, default 0 */
+	unsigned int trace_buf;		/* bytes per CPU, default 64K */
 	char isolcpus[CMDLINE_STR_MAX];	/* CPU list, default "" (none) */
 	unsigned int expect_cpus;	/* 0 = not given */
 	unsigned int expect_nodes;	/* 0 = not given */

@@ -24,6 +24,7 @@
 #include "kernel/spinlock.h"
 #include "kernel/tick.h"
 #include "kernel/topology.h"
+#include "kernel/trace.h"
 #include "lib/atomic.h"
 #include "timer/timer.h"
 #include "timer/timer_migration.h"
@@ -117,6 +118,7 @@ static void do_idle(bool (*done)(void *), void *arg)
 		if (done ? done(arg) : smp_call_work_pending())
 			break;
 		tick_nohz_idle_stop_tick();
+		trace(idle_enter, p->tick_stopped, p->tick_next_ns);
 		arch_cpu_idle();
 	}
 	WRITE_ONCE(p->in_idle_loop, false);

@@ -23,6 +23,7 @@
 #include "kernel/scenario.h"
 #include "kernel/spinlock.h"
 #include "kernel/topology.h"
+#include "kernel/trace.h"
 #include "lib/parse.h"
 #include "lib/string.h"
 #include "timer/timer.h"
@@ -74,17 +75,6 @@ static void strip_image_path(struct bootinfo *bi)
 	while (*p == ' ')
 		p++;
 	memmove(bi->cmdline, p, strlen(p) + 1);
-}
-
-/*
- * Options whose machinery is not built yet are refused, not ignored: a user
- * asking for a scenario or a trace must not get a run that silently did
- * none of it.
- */
-static void check_unbuilt_options(const struct boot_options *o)
-{
-	if (o->trace[0])
-		fail_boot("trace: unknown trace event (none is built yet)");
 }
 
 static uint64_t usable_top(const struct bootinfo *bi)
@@ -233,7 +223,6 @@ void kmain(uint32_t magic, uint32_t info_phys)
 	}
 	if (ktest_validate(boot_opts.selftest))
 		debug_exit(EXIT_FAIL);
-	check_unbuilt_options(&boot_opts);
 	if (scenario_parse(boot_opts.scenario, &scenario, err, sizeof(err)))
 		fail_boot(err);
 
@@ -253,6 +242,7 @@ void kmain(uint32_t magic, uint32_t info_phys)
 	lapic_init(acpi_topo.lapic_phys);
 	cpus_init();
 	apply_isolcpus();
+	trace_init();		/* before timers_init(): the tree is traced */
 	irq_init();
 	lapic_enable();
 	lapic_timer_calibrate();
@@ -274,6 +264,7 @@ void kmain(uint32_t magic, uint32_t info_phys)
 	failed = ktest_run(boot_opts.selftest);
 	if (scenario.kind != SCENARIO_NONE)
 		failed += scenario_run(&scenario);
+	trace_dump();
 	print_cpu_stats();
 	debug_exit(failed ? EXIT_FAIL : EXIT_PASS);
 }

@@ -62,14 +62,15 @@ static int parse_word(const char *w, size_t len, const char **key,
 		      struct scenario_opts *o, char *err, size_t errlen)
 {
 	const char *eq = 0, *val = w;
-	size_t klen = 0, vlen = len;
+	size_t vlen = len;
 	struct busy_ctx ctx = { o, false };
 
 	for (size_t i = 0; i < len && !eq; i++)
 		if (w[i] == '=')
 			eq = &w[i];
 	if (eq) {
-		klen = (size_t)(eq - w);
+		size_t klen = (size_t)(eq - w);
+
 		val = eq + 1;
 		vlen = len - klen - 1;
 		if (word_is(w, klen, "period_ms"))

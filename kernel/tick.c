@@ -11,11 +11,15 @@
 #include "arch/x86_64/tsc.h"
 #include "kernel/percpu.h"
 #include "kernel/softirq.h"
+#include "kernel/trace.h"
 #include "lib/atomic.h"
 #include "timer/timer.h"
 #include "timer/timer_migration.h"
 
 uint64_t jiffies64;
+
+/* tick_restart's reason field (lib/trace_events.h). */
+enum { TICK_RESTART_EVENT_DUE, TICK_RESTART_IDLE_EXIT };
 
 static uint64_t initial_jiffies;
 static uint64_t jiffies_epoch_ns;	/* clock time of initial_jiffies */
@@ -145,6 +149,7 @@ void tick_nohz_idle_stop_tick(void)
 		/* An event within a jiffy: keep (or restart) the tick. */
 		if (p->tick_stopped) {
 			p->tick_stopped = false;
+			trace(tick_restart, TICK_RESTART_EVENT_DUE);
 			tick_program_next_jiffy(p);
 		}
 		return;
@@ -152,6 +157,7 @@ void tick_nohz_idle_stop_tick(void)
 	if (!p->tick_stopped) {
 		p->tick_stopped = true;
 		p->tick_stops++;
+		trace(tick_stop, wake);
 	}
 	tick_program(p, wake == TMIGR_NONE_NS ? TICK_NONE_NS : wake);
 }
@@ -166,6 +172,7 @@ void tick_nohz_idle_exit(void)
 	timer_nohz_idle_exit();
 	if (p->tick_stopped) {
 		p->tick_stopped = false;
+		trace(tick_restart, TICK_RESTART_IDLE_EXIT);
 		tick_program_next_jiffy(p);
 	}
 }

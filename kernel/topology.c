@@ -2,11 +2,13 @@
 #include "arch/x86_64/cpuid.h"
 #include "kernel/cputopo.h"
 #include "kernel/boot.h"
+#include "kernel/kmem.h"
 #include "kernel/mm.h"
 #include "kernel/printk.h"
 
 struct acpi_topology acpi_topo;
-static struct acpi_cpu acpi_cpus[TOPOLOGY_MAX_CPUS];
+/* [acpi_topo.ncpus], sized by topology_init() from the MADT's count. */
+static struct acpi_cpu *acpi_cpus;
 
 /* ACPI tables live in RAM or in the BIOS area, all under the direct map. */
 static const void *acpi_map(uint64_t phys, uint64_t len)
@@ -26,10 +28,15 @@ static struct apic_id_layout layout;
 
 static void print_cpus(void)
 {
-	static uint32_t ids[TOPOLOGY_MAX_CPUS];
 	unsigned n = acpi_topo.ncpus;
+	/* Boot-lifetime like everything kzalloc() gives; 4 bytes a CPU. */
+	uint32_t *ids = kzalloc((n ? n : 1) * sizeof(*ids));
 
 	cputopo_layout(kernel_cpuid, 0, &layout);
+	if (!ids) {
+		printk("topology: no memory to list %u CPUs\n", n);
+		return;
+	}
 	for (unsigned i = 0; i < n; i++)
 		ids[i] = acpi_cpus[i].apic_id;
 	printk("# topology cpus=%u nodes=%u packages=%u threads_per_core=%u\n",
@@ -62,12 +69,28 @@ int topology_init(void)
 		printk("acpi: no RSDP from the loader or in the BIOS areas\n");
 		return -1;
 	}
-	acpi_topo.cpus = acpi_cpus;
-	acpi_topo.cpus_cap = TOPOLOGY_MAX_CPUS;
-	if (acpi_parse(acpi_map, rsdp, rsdp_len, &acpi_topo, err,
-		       sizeof(err))) {
-		printk("%s\n", err);
-		return -1;
+	/*
+	 * Twice: without storage the parser only counts the enabled CPUs
+	 * (ncpus_present); the second pass fills an array of exactly that
+	 * many, so no compile-time maximum bounds the machine.
+	 */
+	for (int pass = 0; pass < 2; pass++) {
+		if (pass) {
+			unsigned n = acpi_topo.ncpus_present;
+
+			acpi_cpus = kzalloc((n ? n : 1) * sizeof(*acpi_cpus));
+			if (!acpi_cpus) {
+				printk("acpi: no memory for %u CPUs\n", n);
+				return -1;
+			}
+			acpi_topo.cpus_cap = n;
+		}
+		acpi_topo.cpus = acpi_cpus;
+		if (acpi_parse(acpi_map, rsdp, rsdp_len, &acpi_topo, err,
+			       sizeof(err))) {
+			printk("%s\n", err);
+			return -1;
+		}
 	}
 	if (acpi_topo.cpus_truncated)
 		printk("acpi: %u CPUs present, only the first %u are used\n",

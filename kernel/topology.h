@@ -4,15 +4,14 @@
 
 #include "drivers/acpi.h"
 
-/* Room for this many CPUs; more are reported as truncated, not dropped silently. */
-#define TOPOLOGY_MAX_CPUS	4096
-
 extern struct acpi_topology acpi_topo;
 
 /*
  * Find the RSDP (loader tag, else the BIOS areas), parse MADT/SRAT/SLIT
- * into acpi_topo and print the `# acpi` lines.  Needs the final direct map.
- * Returns 0, or -1 after printing why.
+ * into acpi_topo and print the `# acpi` lines.  acpi_topo.cpus is sized
+ * from the MADT's own count (kzalloc), so any number of CPUs fits.  Needs
+ * the final direct map and the page allocator.  Returns 0, or -1 after
+ * printing why.
  */
 int topology_init(void);
 

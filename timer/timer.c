@@ -68,6 +68,7 @@
  */
 #include "timer/timer_internal.h"
 #include "timer/timer_migration.h"
+#include "timer/timer_trace.h"
 #include "timer_env.h"
 
 #define LVL_CLK_SHIFT	3
@@ -248,6 +249,7 @@ static void enqueue_timer(struct timer_base *base, struct timer_list *timer,
 	bucket_add(&base->vectors[idx], timer);
 	base->pending_map[idx / LVL_SIZE] |= 1ull << (idx % LVL_SIZE);
 	timer->idx = idx;
+	trace_timer_start(base, timer, bucket_expiry);
 
 	if (timer_before(bucket_expiry, base->next_expiry)) {
 		WRITE_ONCE(base->next_expiry, bucket_expiry);
@@ -280,6 +282,7 @@ static int detach_if_pending(struct timer_list *timer,
 	lockdep_assert_held(&base->lock);
 	if (!timer_pending(timer))
 		return 0;
+	trace_timer_cancel(timer);
 	/* Not when it sits on __run_timers()'s private list. */
 	if (timer->pprev == &base->vectors[idx] && !timer->next) {
 		base->pending_map[idx / LVL_SIZE] &= ~(1ull << (idx % LVL_SIZE));
@@ -774,6 +777,7 @@ static void expire_timers(struct timer_base *base, struct timer_list **head,
 		count_expiry(base->cpu, here);
 		base->running_timer = timer;
 		bucket_del(timer);
+		trace_timer_expire_entry(base, timer);
 		if (timer->flags & TIMER_IRQSAFE) {
 			spin_unlock(&base->lock);
 			fn(timer);
@@ -783,6 +787,7 @@ static void expire_timers(struct timer_base *base, struct timer_list **head,
 			fn(timer);
 			spin_lock_irqsave(&base->lock, *flags);
 		}
+		trace_timer_expire_exit(timer);
 		base->running_timer = NULL;
 	}
 }

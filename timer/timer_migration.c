@@ -62,6 +62,7 @@
 #include "lib/errno.h"
 #include "timer/timer.h"
 #include "timer/timer_migration_internal.h"
+#include "timer/tmigr_trace.h"
 #include "timer_env.h"
 
 static struct tmigr_cpu *this_tmc(void)
@@ -250,6 +251,8 @@ check_toplvl:
 		if (!remote)
 			data->firstexp = group->next_expiry;
 	}
+	trace_tmigr_update_events(child, group, childstate, groupstate,
+				  nextexp, evt);
 unlock:
 	spin_unlock(&group->lock);
 	if (child)
@@ -279,6 +282,7 @@ static bool tmigr_active_up(struct tmigr_group *group,
 		new.active |= data->childmask;
 		new.seq++;
 	} while (!try_cmpxchg(&group->migr_state, &cur.state, new.state));
+	trace_tmigr_group_set_cpu_active(group, new, data->childmask);
 
 	/*
 	 * The group's event may still sit in the parent's queue; its own
@@ -313,6 +317,7 @@ void tmigr_cpu_activate(void)
 		return;
 	spin_lock(&tmc->lock);
 	WRITE_ONCE(tmc->idle, false);
+	trace_tmigr_cpu_active(tmc);
 	__tmigr_cpu_activate(tmc);
 	spin_unlock(&tmc->lock);
 }
@@ -354,6 +359,7 @@ static bool tmigr_inactive_up(struct tmigr_group *group,
 		if (try_cmpxchg(&group->migr_state, &cur.state, new.state))
 			break;
 	}
+	trace_tmigr_group_set_cpu_inactive(group, new, mask);
 
 	data->remote = false;
 	tmigr_update_events(group, child, data);
@@ -390,6 +396,7 @@ static uint64_t tmigr_new_timer(struct tmigr_cpu *tmc, uint64_t nextexp)
 	/* The migrator pulling this CPU requeues its events itself. */
 	if (tmc->remote)
 		return TMIGR_NONE_NS;
+	trace_tmigr_cpu_new_timer(tmc);
 	WRITE_ONCE(tmc->cpuevt.ignore, false);
 	tmigr_walk_cpu(tmigr_update_events, &data, tmc);
 	return data.firstexp;
@@ -419,6 +426,7 @@ uint64_t tmigr_cpu_deactivate(uint64_t nextexp)
 	WRITE_ONCE(tmc->idle, true);
 	/* Re-entering idle later must not forget what to wake for. */
 	WRITE_ONCE(tmc->wakeup, ret);
+	trace_tmigr_cpu_idle(tmc, ret);
 	spin_unlock(&tmc->lock);
 	return ret;
 }
@@ -479,6 +487,7 @@ static void tmigr_handle_remote_cpu(unsigned int cpu, uint64_t now,
 		spin_unlock(&tmc->lock);
 		return;
 	}
+	trace_tmigr_handle_remote_cpu(tmc);
 	tmc->remote = true;
 	WRITE_ONCE(tmc->wakeup, TMIGR_NONE_NS);
 	/* Unlocked while expiring, so the CPU can leave idle meanwhile. */
@@ -541,6 +550,7 @@ static bool tmigr_handle_remote_up(struct tmigr_group *group,
 	uint64_t next;
 
 	(void)child;
+	trace_tmigr_handle_remote(group);
 	for (;;) {
 		/* Only the migrator handles an active group. */
 		if (!tmigr_check_migrator(group, data->childmask))
@@ -654,6 +664,7 @@ int tmigr_cpu_online(void)
 	spin_lock(&tmc->lock);
 	if (!tmc->online) {
 		WRITE_ONCE(tmc->idle, false);
+		trace_tmigr_cpu_online(tmc);
 		__tmigr_cpu_activate(tmc);
 		WRITE_ONCE(tmc->online, true);
 	}
@@ -719,6 +730,7 @@ int tmigr_cpu_offline(void)
 		__tmigr_cpu_activate(tmc);
 	}
 	firstexp = __tmigr_cpu_deactivate(tmc, TMIGR_NONE_NS);
+	trace_tmigr_cpu_offline(tmc);
 	spin_unlock(&tmc->lock);
 
 	if (firstexp != TMIGR_NONE_NS) {

@@ -16,6 +16,7 @@
 #include "lib/errno.h"
 #include "timer/timer.h"
 #include "timer/timer_migration_internal.h"
+#include "timer/tmigr_trace.h"
 #include "timer_env.h"
 
 struct tmigr_cpu *tmigr_cpus;
@@ -88,6 +89,7 @@ static struct tmigr_group *tmigr_new_group(unsigned int lvl,
 	tmigr_groups[group->id] = group;
 	/* The views read the count lockless. */
 	smp_store_release(&tmigr_nr_groups, tmigr_nr_groups + 1);
+	trace_tmigr_group_set(group);
 	return group;
 }
 
@@ -149,6 +151,7 @@ static void tmigr_connect(struct tmigr_group *child,
 	lockdep_assert_held(&tmigr_setup_lock);
 	child->childmask = mask;
 	smp_store_release(&child->parent, parent);
+	trace_tmigr_connect_child_parent(child, parent);
 }
 
 static uint8_t tmigr_take_slot(struct tmigr_group *parent)
@@ -299,6 +302,7 @@ static int tmigr_add_cpu(unsigned int cpu)
 	stack[0]->cpus[stack[0]->num_children] = cpu;
 	tmc->childmask = tmigr_take_slot(stack[0]);
 	smp_store_release(&tmc->tmgroup, stack[0]);
+	trace_tmigr_connect_cpu_parent(tmc);
 
 	/*
 	 * The old root plus the new branch: two children (one would be the

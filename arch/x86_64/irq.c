@@ -10,6 +10,7 @@
 #include "kernel/percpu.h"
 #include "kernel/softirq.h"
 #include "kernel/tick.h"
+#include "kernel/trace.h"
 
 extern const uint64_t irq_stubs[4];
 static const uint8_t irq_vectors[4] = {
@@ -25,8 +26,14 @@ void irq_init(void)
 		idt_set_gate(irq_vectors[i], irq_stubs[i], 0);
 }
 
+/* idle_exit's reason field (lib/trace_events.h). */
+enum { WAKE_TIMER, WAKE_IPI, WAKE_OTHER };
+
 static void account_wake(struct percpu *p, unsigned vector)
 {
+	uint64_t idle;
+	unsigned reason;
+
 	if (!p->in_idle)
 		return;
 	p->in_idle = false;
@@ -36,13 +43,20 @@ static void account_wake(struct percpu *p, unsigned vector)
 	 * (Linux's tick_nohz_irq_enter() does the same).
 	 */
 	tick_update_jiffies();
-	p->idle_ns += clock_ns() - p->idle_since;
-	if (vector == LOCAL_TIMER_VECTOR)
+	idle = clock_ns() - p->idle_since;
+	p->idle_ns += idle;
+	if (vector == LOCAL_TIMER_VECTOR) {
 		p->wakes_timer++;
-	else if (vector == CALL_FUNCTION_VECTOR || vector == RESCHEDULE_VECTOR)
+		reason = WAKE_TIMER;
+	} else if (vector == CALL_FUNCTION_VECTOR ||
+		   vector == RESCHEDULE_VECTOR) {
 		p->wakes_ipi++;
-	else
+		reason = WAKE_IPI;
+	} else {
 		p->wakes_other++;
+		reason = WAKE_OTHER;
+	}
+	trace(idle_exit, reason, vector, idle);
 }
 
 void irq_dispatch(struct trap_frame *f)
@@ -53,8 +67,10 @@ void irq_dispatch(struct trap_frame *f)
 	if (f->vector == SPURIOUS_VECTOR)
 		return;		/* no EOI for a spurious interrupt (SDM 11.9) */
 	if (f->vector == CALL_FUNCTION_VECTOR ||
-	    f->vector == RESCHEDULE_VECTOR)
+	    f->vector == RESCHEDULE_VECTOR) {
 		p->ipis_received++;
+		trace(ipi_receive, f->vector);
+	}
 	/*
 	 * EOI before the tick's work: the timer softirq runs with interrupts
 	 * on and must not hold off further timer interrupts (the one-shot is

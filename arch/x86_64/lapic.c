@@ -1,7 +1,18 @@
 /*
- * Local APIC in xAPIC mode: 32-bit registers at 16-byte strides in the
- * 4 KiB MMIO page named by the MADT (SDM vol. 3A table 11-1), reached
- * through the uncached direct map.
+ * Local APIC, in one of two modes chosen once on the boot CPU by
+ * lapic_init() and entered by every CPU before it touches its LAPIC:
+ *
+ *  - xAPIC: 32-bit registers at 16-byte strides in the 4 KiB MMIO page
+ *    named by the MADT (SDM vol. 3A table 11-1), reached through the
+ *    uncached direct map; 8-bit APIC ids, so at most 255 CPUs.
+ *  - x2APIC (SDM vol. 3A 11.12), whenever CPUID.01H:ECX[21] says the CPU
+ *    has it: the same registers as MSRs 0x800 + offset / 16, a 32-bit id
+ *    in MSR 0x802 and one 64-bit ICR (MSR 0x830) with the destination in
+ *    bits 63:32.  This is what lets QEMU >= 9 boot more than 255 CPUs.
+ *
+ * Register offsets below are the xAPIC MMIO ones; lapic_read/lapic_write
+ * turn them into MSR numbers in x2APIC mode.  The kernel programs no
+ * IOAPIC, so x2APIC needs no interrupt remapping here.
  */
 #include "arch/x86_64/lapic.h"
 #include "arch/x86_64/irq.h"
@@ -9,7 +20,9 @@
 #include "arch/x86_64/cpu.h"
 #include "arch/x86_64/cpuid.h"
 #include "kernel/mm.h"
+#include "kernel/percpu.h"
 #include "kernel/spinlock.h"
+#include "kernel/trace.h"
 
 #define LAPIC_ID	0x020
 #define LAPIC_SVR	0x0F0
@@ -38,38 +51,115 @@
 #define CPUID1_ECX_TSC_DEADLINE	(1U << 24)
 #define ICR_ALL_BUT_SELF	(3U << 18)	/* destination shorthand */
 
+#define MSR_IA32_APIC_BASE	0x1B
+#define APIC_BASE_EXTD		(1ULL << 10)	/* x2APIC mode */
+#define APIC_BASE_EN		(1ULL << 11)	/* APIC globally enabled */
+#define CPUID1_ECX_X2APIC	(1U << 21)
+#define X2APIC_MSR(reg)		(0x800U + ((reg) >> 4))
+#define X2APIC_ICR		X2APIC_MSR(LAPIC_ICR_LO)	/* 0x830, 64-bit */
+/* xAPIC physical destinations are 8 bits, and 0xFF is the broadcast. */
+#define XAPIC_MAX_ID		0xFEU
+#define X2APIC_BROADCAST	0xFFFFFFFFU
+
 static volatile uint32_t *lapic;
+/* Set once by lapic_init() on the boot CPU, before any AP starts. */
+static bool x2apic;
 static bool use_deadline;
 static uint64_t lapic_timer_hz;
 /* ticks = (ns * tick_mult) >> 32; the rate is below 4 GHz, so this fits. */
 static uint64_t tick_mult;
 
+/* Not for the ICR, which is one 64-bit MSR in x2APIC mode (send_ipi_raw). */
 static uint32_t lapic_read(unsigned reg)
 {
+	if (x2apic)
+		return (uint32_t)rdmsr(X2APIC_MSR(reg));
 	return lapic[reg / 4];
 }
 
 static void lapic_write(unsigned reg, uint32_t v)
 {
+	if (x2apic) {
+		wrmsr(X2APIC_MSR(reg), v);
+		return;
+	}
 	lapic[reg / 4] = v;
 }
 
+bool lapic_has_x2apic(void)
+{
+	struct cpuid_leaf l;
+
+	return kernel_cpuid(1, 0, &l, 0) && (l.ecx & CPUID1_ECX_X2APIC);
+}
+
+/*
+ * Put this CPU's LAPIC in x2APIC mode unless it is there already: the
+ * firmware may have left it so, and an INIT keeps x2APIC mode (SDM vol. 3A
+ * 11.12.5.1).  EN goes on first: EXTD without EN is the invalid state, and
+ * a WRMSR into it faults.
+ */
+static void x2apic_enter(void)
+{
+	uint64_t base = rdmsr(MSR_IA32_APIC_BASE);
+
+	if ((base & (APIC_BASE_EN | APIC_BASE_EXTD)) ==
+	    (APIC_BASE_EN | APIC_BASE_EXTD))
+		return;
+	if (!(base & APIC_BASE_EN)) {
+		base |= APIC_BASE_EN;
+		wrmsr(MSR_IA32_APIC_BASE, base);
+	}
+	wrmsr(MSR_IA32_APIC_BASE, base | APIC_BASE_EXTD);
+}
+
+/*
+ * x2APIC whenever the CPU has it (as Linux does), or when the firmware
+ * handed over in x2APIC mode, where the MMIO page no longer answers; else
+ * xAPIC.  The boot CPU enters the mode here, before lapic_id() is read.
+ */
 void lapic_init(uint64_t phys)
 {
 	lapic = phys_to_virt(phys);
+	x2apic = lapic_has_x2apic() ||
+		 (rdmsr(MSR_IA32_APIC_BASE) & APIC_BASE_EXTD);
+	if (x2apic)
+		x2apic_enter();
 }
 
+bool lapic_x2apic_mode(void)
+{
+	return x2apic;
+}
+
+const char *lapic_mode_name(void)
+{
+	return x2apic ? "x2apic" : "xapic";
+}
+
+bool lapic_id_reachable(uint32_t apic_id)
+{
+	return x2apic ? apic_id != X2APIC_BROADCAST : apic_id <= XAPIC_MAX_ID;
+}
+
+/* On an AP this is its first LAPIC access: enter the boot CPU's mode first. */
 void lapic_enable(void)
 {
+	if (x2apic)
+		x2apic_enter();
 	lapic_write(LAPIC_SVR, SVR_ENABLE | LAPIC_SPURIOUS_VECTOR);
 }
 
 uint32_t lapic_id(void)
 {
-	return lapic_read(LAPIC_ID) >> 24;
+	/* x2APIC: all 32 bits (SDM 11.12.5.1); xAPIC: bits 31:24. */
+	return x2apic ? lapic_read(LAPIC_ID) : lapic_read(LAPIC_ID) >> 24;
 }
 
-/* Wait, bounded, for the previous IPI to leave the ICR. */
+/*
+ * Wait, bounded, for the previous IPI to leave the ICR.  xAPIC only: the
+ * x2APIC ICR has no delivery-status bit (SDM 11.12.9).
+ */
 static bool icr_wait(void)
 {
 	uint64_t t0 = clock_ns();
@@ -87,8 +177,25 @@ static bool icr_wait(void)
  */
 static bool send_ipi_raw(uint32_t apic_id, uint32_t lo)
 {
-	unsigned long flags = local_irq_save();
-	bool ok = icr_wait();
+	unsigned long flags;
+	bool ok;
+
+	if (x2apic) {
+		/*
+		 * One WRMSR sends it, so no interrupt can split it.  WRMSR to
+		 * an x2APIC register is not serialising (SDM 11.12.3): the
+		 * fence makes the stores the target will look at (a call
+		 * request, a queued timer) visible before the IPI.
+		 */
+		__asm__ volatile("mfence; lfence" ::: "memory");
+		wrmsr(X2APIC_ICR, (uint64_t)apic_id << 32 | lo);
+		return true;
+	}
+	/* The shorthands ignore the destination, which is 0 for them. */
+	if (apic_id > XAPIC_MAX_ID)
+		return false;
+	flags = local_irq_save();
+	ok = icr_wait();
 
 	if (ok) {
 		lapic_write(LAPIC_ICR_HI, apic_id << 24);
@@ -104,14 +211,25 @@ void lapic_eoi(void)
 	lapic_write(LAPIC_EOI, 0);
 }
 
+/* ipi_send's target: the CPU with @apic_id, -1 if none (tracing only). */
+static int apic_to_cpu(uint32_t apic_id)
+{
+	for (unsigned i = 0; i < nr_cpus; i++)
+		if (per_cpu(i)->apic_id == apic_id)
+			return (int)i;
+	return -1;
+}
+
 bool lapic_send_ipi(uint32_t apic_id, uint8_t vector)
 {
+	trace(ipi_send, TRACE_INT(apic_to_cpu(apic_id)), vector);
 	/* Fixed delivery, physical destination, no shorthand. */
 	return send_ipi_raw(apic_id, vector);
 }
 
 bool lapic_send_ipi_all_but_self(uint8_t vector)
 {
+	trace(ipi_send, TRACE_INT(-2), vector);		/* -2: all but self */
 	/* The shorthand ignores the destination field (SDM 11.6.1). */
 	return send_ipi_raw(0, ICR_ALL_BUT_SELF | vector);
 }
@@ -207,7 +325,9 @@ bool lapic_start_ap(uint32_t apic_id, uint64_t trampoline_phys)
 {
 	uint32_t vector = (uint32_t)(trampoline_phys >> 12);
 
-	lapic_write(LAPIC_ESR, 0);
+	if (!lapic_id_reachable(apic_id))
+		return false;
+	lapic_write(LAPIC_ESR, 0);	/* x2APIC: only 0 may be written */
 	if (!send_ipi_raw(apic_id, ICR_INIT | ICR_ASSERT | ICR_LEVEL))
 		return false;
 	delay_ns(10000000);

@@ -1,4 +1,7 @@
-/* Local APIC (xAPIC, MMIO) access and inter-processor interrupts. */
+/*
+ * Local APIC access (xAPIC through MMIO, or x2APIC through MSRs, chosen once
+ * at boot) and inter-processor interrupts.  APIC ids are 32 bits throughout.
+ */
 #ifndef ARCH_X86_64_LAPIC_H
 #define ARCH_X86_64_LAPIC_H
 
@@ -7,12 +10,29 @@
 
 #define LAPIC_SPURIOUS_VECTOR	0xFF
 
+/*
+ * Boot CPU, once, before any other lapic_*() call: pick the mode (x2APIC
+ * when CPUID.01H:ECX[21] has it or the firmware left x2APIC on, else xAPIC
+ * at MMIO @phys) and enter it on this CPU.
+ */
 void lapic_init(uint64_t phys);
-/* Software-enable this CPU's LAPIC (SVR), masking nothing else. */
+bool lapic_has_x2apic(void);
+bool lapic_x2apic_mode(void);
+const char *lapic_mode_name(void);	/* "x2apic" or "xapic" */
+/* Whether an IPI can name @apic_id in this mode (xAPIC: ids below 0xFF). */
+bool lapic_id_reachable(uint32_t apic_id);
+/*
+ * Enter the boot CPU's mode on this CPU (an AP comes out of INIT in xAPIC
+ * mode, or still in x2APIC mode) and software-enable its LAPIC (SVR),
+ * masking nothing else.  An AP's first LAPIC access.
+ */
 void lapic_enable(void);
 uint32_t lapic_id(void);
 void lapic_eoi(void);
-/* Fixed-vector IPI to one CPU; false if the ICR stayed busy (bounded). */
+/*
+ * Fixed-vector IPI to one CPU; false if the ICR stayed busy (bounded, xAPIC
+ * only) or @apic_id cannot be named in this mode.
+ */
 bool lapic_send_ipi(uint32_t apic_id, uint8_t vector);
 /* The same vector to every other CPU (destination shorthand). */
 bool lapic_send_ipi_all_but_self(uint8_t vector);
@@ -35,7 +55,10 @@ bool lapic_has_tsc_deadline(void);
 int lapic_clockevent_select(bool want_deadline, bool require);
 const char *lapic_clockevent_mode(void);
 
-/* INIT then the SIPI pair (SDM vol. 3A 9.4.4.1); false if an IPI hung. */
+/*
+ * INIT then the SIPI pair (SDM vol. 3A 9.4.4.1) through the mode's ICR;
+ * false if an IPI hung or @apic_id cannot be named in this mode.
+ */
 bool lapic_start_ap(uint32_t apic_id, uint64_t trampoline_phys);
 
 #endif

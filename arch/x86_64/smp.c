@@ -8,12 +8,14 @@
 #include "arch/x86_64/cpu.h"
 #include "arch/x86_64/gdt.h"
 #include "kernel/idle.h"
+#include "kernel/kmem.h"
 #include "kernel/percpu.h"
 #include "arch/x86_64/lapic.h"
 #include "arch/x86_64/paging.h"
 #include "arch/x86_64/trap.h"
 #include "arch/x86_64/tsc.h"
 #include "kernel/mm.h"
+#include "kernel/panic.h"
 #include "kernel/pmm.h"
 #include "kernel/printk.h"
 #include "kernel/topology.h"
@@ -39,8 +41,8 @@ struct ap_boot {
 	bool synced;
 };
 
+/* [acpi_topo.ncpus], allocated by smp_boot_aps(); NULL before it. */
 volatile uint8_t *cpu_online;
-static uint8_t bsp_online_storage[TOPOLOGY_MAX_CPUS];
 
 unsigned num_online_cpus(void)
 {
@@ -117,8 +119,13 @@ unsigned smp_boot_aps(void)
 {
 	uint32_t self = lapic_id();
 	size_t len = (size_t)(ap_trampoline_end - ap_trampoline_start);
+	/* At least one byte: the boot CPU is online even with no MADT CPU. */
+	volatile uint8_t *online = kzalloc(acpi_topo.ncpus + 1);
 
-	cpu_online = bsp_online_storage;
+	if (!online)
+		panic("smp: no memory for the online map of %u CPUs",
+		      acpi_topo.ncpus);
+	cpu_online = online;
 	memcpy(phys_to_virt(AP_TRAMPOLINE_PHYS), ap_trampoline_start, len);
 	if (paging_map_low_exec(AP_TRAMPOLINE_PHYS))
 		printk("smp: cannot map the trampoline\n");
@@ -127,9 +134,15 @@ unsigned smp_boot_aps(void)
 			cpu_online[i] = 1;
 			continue;
 		}
+		if (!lapic_id_reachable(acpi_topo.cpus[i].apic_id)) {
+			printk("smp: CPU %u (apic %u) cannot be addressed in "
+			       "%s mode, left out\n", i,
+			       acpi_topo.cpus[i].apic_id, lapic_mode_name());
+			continue;
+		}
 		start_one(i, acpi_topo.cpus[i].apic_id);
 	}
-	printk("# smp cpus_online=%u cpus_present=%u\n", num_online_cpus(),
-	       acpi_topo.ncpus);
+	printk("# smp cpus_online=%u cpus_present=%u apic=%s\n",
+	       num_online_cpus(), acpi_topo.ncpus, lapic_mode_name());
 	return num_online_cpus();
 }

@@ -19,6 +19,7 @@
 #include "kernel/percpu.h"
 #include "kernel/printk.h"
 #include "kernel/spinlock.h"
+#include "kernel/trace.h"
 #include "lib/atomic.h"
 
 /* CPUs: smp_processor_id() comes from kernel/percpu.h. */
@@ -72,6 +73,14 @@ static inline void timer_env_race_point(int id)
 {
 	(void)id;
 }
+
+/*
+ * Tracepoints: timer_env_trace(event, args...) records one event of
+ * lib/trace_events.h in this CPU's trace ring (kernel/trace.c).  Off, it
+ * is a test of trace_enabled_mask and a branch; the arguments are then
+ * not evaluated.
+ */
+#define timer_env_trace(ev, ...)	trace(ev, __VA_ARGS__)
 
 #define WARN_ON_ONCE(cond)	WARN_ONCE(cond, "WARN_ON_ONCE(%s)", #cond)
 #define pr_warn(...)		printk(__VA_ARGS__)

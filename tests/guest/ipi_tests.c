@@ -7,6 +7,7 @@
 #include "arch/x86_64/lapic.h"
 #include "arch/x86_64/smp.h"
 #include "arch/x86_64/tsc.h"
+#include "kernel/kmem.h"
 #include "kernel/ktest.h"
 #include "kernel/smp_call.h"
 #include "kernel/percpu.h"
@@ -14,6 +15,21 @@
 #include "kernel/spinlock.h"
 #include "kernel/tick.h"
 #include "lib/atomic.h"
+
+/*
+ * A count per CPU, zeroed.  Not on the stack: the boot CPU's stack is 16 KiB
+ * and 8 bytes a CPU would take half of it at 1024 CPUs.  kzalloc() memory
+ * is never freed; each suite runs once a boot.
+ */
+static uint64_t *per_cpu_counts(struct ktest *t)
+{
+	uint64_t *p = kzalloc(nr_cpus * sizeof(*p));
+
+	if (!p)
+		ktest_fail(t, __FILE__, __LINE__, "no memory for %u counts",
+			   nr_cpus);
+	return p;
+}
 
 static const char *needs_two_cpus(void)
 {
@@ -120,12 +136,15 @@ static void ipi_ping_pong_between_every_pair_of_nodes(struct ktest *t)
 
 static void idle_cpu_with_nothing_armed_takes_no_timer_wake(struct ktest *t)
 {
-	uint64_t before[nr_cpus];
+	uint64_t *before;
 
 	if (!tick_nohz_enabled()) {
 		ktest_skip(t, "nohz=off: idle CPUs keep their tick");
 		return;
 	}
+	before = per_cpu_counts(t);
+	if (!before)
+		return;
 	for (unsigned i = 0; i < nr_cpus; i++)
 		before[i] = per_cpu(i)->wakes_timer;
 	delay_ns(50000000ULL);
@@ -136,8 +155,11 @@ static void idle_cpu_with_nothing_armed_takes_no_timer_wake(struct ktest *t)
 /* One shorthand IPI reaches every other online CPU, and not the sender. */
 static void ipi_all_but_self_reaches_every_other_cpu(struct ktest *t)
 {
-	uint64_t before[nr_cpus], t0;
+	uint64_t *before = per_cpu_counts(t), t0;
 	unsigned self = smp_processor_id(), missing;
+
+	if (!before)
+		return;
 
 	for (unsigned i = 0; i < nr_cpus; i++)
 		before[i] = READ_ONCE(per_cpu(i)->ipis_received);

@@ -235,13 +235,18 @@ static void arm_deferrable(void *arg)
 	mod_timer(&p->timer, p->expires);
 }
 
-/* Work long enough for a few ticks (interrupts are on in work). */
+/*
+ * Work until this CPU has taken three ticks (interrupts are on in work),
+ * at most a second: by time alone a vCPU the host descheduled for the
+ * whole span would return having taken none.
+ */
 static void tick_work(void *arg)
 {
-	uint64_t t0 = clock_ns();
+	uint64_t t0 = clock_ns(), ticks0 = READ_ONCE(this_cpu()->ticks);
 
 	(void)arg;
-	while (clock_ns() - t0 < 3 * tick_period_ns())
+	while (READ_ONCE(this_cpu()->ticks) - ticks0 < 3 &&
+	       clock_ns() - t0 < 1000000000ULL)
 		__asm__ volatile("pause");
 }
 

@@ -2,17 +2,31 @@
  * The firmware's view of the machine against what tools/boot asked QEMU
  * for (--expect-topology passes expect_cpus= and expect_nodes=).
  */
+#include "arch/x86_64/cpuid.h"
+#include "arch/x86_64/lapic.h"
 #include "kernel/boot.h"
 #include "kernel/ktest.h"
 #include "kernel/topology.h"
 
+/*
+ * The initial APIC id as CPUID reports it, independent of the LAPIC: all
+ * 32 bits from CPUID.0BH:EDX where leaf 0BH exists, else the 8 bits of
+ * CPUID.01H:EBX[31:24] (SDM vol. 2A, CPUID).
+ */
 static uint32_t this_cpu_apic_id(void)
 {
-	uint32_t a = 1, b, c = 0, d;
+	struct cpuid_leaf l = { 0, 0, 0, 0 };
 
-	/* CPUID.01H:EBX[31:24] is the initial APIC ID (SDM vol. 2A, CPUID). */
-	__asm__ volatile("cpuid" : "+a"(a), "=b"(b), "+c"(c), "=d"(d));
-	return b >> 24;
+	if (kernel_cpuid(0xb, 0, &l, 0) && (l.ebx & 0xffff))
+		return l.edx;
+	kernel_cpuid(1, 0, &l, 0);
+	return l.ebx >> 24;
+}
+
+/* The LAPIC's id register (xAPIC or x2APIC) agrees with CPUID. */
+static void lapic_id_matches_cpuid(struct ktest *t)
+{
+	KEXPECT_EQ(t, lapic_id(), this_cpu_apic_id());
 }
 
 static void madt_lists_the_boot_cpu(struct ktest *t)
@@ -68,6 +82,7 @@ static void node_count_matches_command_line(struct ktest *t)
 
 static const struct ktest_case topo_cases[] = {
 	KTEST_CASE(madt_lists_the_boot_cpu),
+	KTEST_CASE(lapic_id_matches_cpuid),
 	KTEST_CASE(apic_ids_are_unique),
 	KTEST_CASE(every_node_has_a_cpu),
 	KTEST_CASE(cpu_count_matches_command_line),

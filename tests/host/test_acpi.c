@@ -21,7 +21,10 @@
 #define MADT2_AT	0x4000
 #define SRAT_AT		0x8000
 #define SLIT_AT		0xc000
-#define MAX_CPUS	512
+/* Room for the QEMU-sized tables of qemu_style_1024_cpus (~14 and ~23 KiB). */
+#define BIG_MADT_AT	0x20000
+#define BIG_SRAT_AT	0x30000
+#define MAX_CPUS	1024
 
 static uint8_t mem[MEM_SIZE] __attribute__((aligned(8)));
 static struct acpi_cpu cpus[MAX_CPUS];
@@ -723,7 +726,132 @@ START_TEST(cpus_255_and_more)
 }
 END_TEST
 
+/*
+ * The tables QEMU >= 9 builds for -smp 1024 with 16 nodes of 64: APIC ids
+ * below 255 as Local APIC (type 0) entries, the rest as Local x2APIC
+ * (type 9) entries with an x2APIC NMI (type 0xA) the parser must step over,
+ * and SRAT affinity the same way (types 0 and 2).  Counted first with no
+ * storage, then parsed into exactly that many, as topology_init() does.
+ */
+START_TEST(qemu_style_1024_cpus)
+{
+	uint8_t nmi[12] = { 0xa, 12, 0, 0, 0xff, 0xff, 0xff, 0xff, 0, 0, 1 };
+	struct tb t;
+	unsigned int i;
+
+	setup();
+	t = madt_start(BIG_MADT_AT);
+	for (i = 0; i < 1024; i++) {
+		if (i < 255)
+			madt_lapic(&t, (uint8_t)i, (uint8_t)i, 1);
+		else
+			madt_x2apic(&t, i, 1, i);
+	}
+	tb_add(&t, nmi, sizeof(nmi));
+	tb_fix(&t);
+	t = srat_start(BIG_SRAT_AT);
+	for (i = 0; i < 1024; i++) {
+		if (i < 255)
+			srat_lapic(&t, (uint8_t)i, i / 64, 1);
+		else
+			srat_x2apic(&t, i, i / 64, 1);
+	}
+	for (i = 0; i < 16; i++)
+		srat_mem(&t, (uint64_t)i << 27, 1u << 27, i, 1);
+	tb_fix(&t);
+	use_xsdt(BIG_MADT_AT, BIG_SRAT_AT, 0);
+
+	topo.cpus = NULL;
+	topo.cpus_cap = 0;
+	PARSE_OK();
+	ck_assert_uint_eq(topo.ncpus, 0);
+	ck_assert_uint_eq(topo.ncpus_present, 1024);
+
+	topo.cpus = cpus;
+	topo.cpus_cap = topo.ncpus_present;
+	PARSE_OK();
+	ck_assert_uint_eq(topo.ncpus, 1024);
+	ck_assert(!topo.cpus_truncated);
+	ck_assert(topo.have_srat);
+	ck_assert(!topo.srat_incomplete);
+	ck_assert_uint_eq(topo.nnodes, 16);
+	ck_assert_uint_eq(topo.nmem, 16);
+	for (i = 0; i < 1024; i++) {
+		ck_assert_uint_eq(cpus[i].apic_id, i);
+		ck_assert_uint_eq(cpus[i].acpi_uid, i);
+		ck_assert_uint_eq(cpus[i].node, i / 64);
+		ck_assert(cpus[i].x2apic == (i >= 255));
+		ck_assert(cpus[i].srat_found);
+	}
+}
+END_TEST
+
+/*
+ * 32-bit ids and domains survive whole; a disabled SRAT x2APIC entry names
+ * no CPU (and leaves the topology incomplete), and so does one for an id
+ * the MADT does not have.
+ */
+START_TEST(srat_x2apic_full_width_and_disabled)
+{
+	struct tb t;
+
+	setup();
+	t = madt_start(MADT_AT);
+	madt_x2apic(&t, 0x00010000, 1, 1);
+	madt_x2apic(&t, 0xfffffffe, 1, 2);
+	madt_x2apic(&t, 0x00000300, 1, 3);
+	tb_fix(&t);
+	t = srat_start(SRAT_AT);
+	srat_x2apic(&t, 0x00010000, 0xdeadbeef, 1);
+	srat_x2apic(&t, 0xfffffffe, 0x7, 1);
+	srat_x2apic(&t, 0x00000300, 0x7, 0);		/* disabled */
+	srat_x2apic(&t, 0x00000301, 0x9, 1);		/* no such CPU */
+	tb_fix(&t);
+	use_xsdt(MADT_AT, SRAT_AT, 0);
+	PARSE_OK();
+	ck_assert_uint_eq(topo.ncpus, 3);
+	ck_assert_uint_eq(cpus[0].apic_id, 0x00010000);
+	ck_assert_uint_eq(cpus[0].proximity_domain, 0xdeadbeef);
+	ck_assert_uint_eq(cpus[1].apic_id, 0xfffffffe);
+	ck_assert_uint_eq(cpus[1].proximity_domain, 7);
+	ck_assert_uint_eq(topo.nnodes, 2);
+	ck_assert_uint_eq(cpus[0].node, 1);	/* 0xdeadbeef sorts after 7 */
+	ck_assert_uint_eq(cpus[1].node, 0);
+	ck_assert(!cpus[2].srat_found);
+	ck_assert_uint_eq(cpus[2].node, 0);
+	ck_assert(topo.srat_incomplete);
+}
+END_TEST
+
 /* ---- corrupted tables ---- */
+
+/* x2APIC entries shorter than their structures are refused, not read past. */
+START_TEST(x2apic_entries_too_short)
+{
+	uint8_t e[24] = { 9, 12 };
+	struct tb t;
+
+	setup();
+	t = madt_start(MADT_AT);
+	tb_add(&t, e, 12);		/* Local x2APIC: 16 bytes */
+	tb_fix(&t);
+	use_xsdt(MADT_AT, 0, 0);
+	PARSE_ERR("acpi: MADT entry type 9 at offset 44 has length 12, need 16");
+	ck_assert_uint_eq(topo.ncpus, 0);
+
+	simple_madt(MADT_AT, 2);
+	t = srat_start(SRAT_AT);
+	srat_lapic(&t, 0, 0, 1);
+	e[0] = 2;
+	e[1] = 16;
+	tb_add(&t, e, 16);		/* x2APIC affinity: 24 bytes */
+	tb_fix(&t);
+	use_xsdt(MADT_AT, SRAT_AT, 0);
+	PARSE_ERR("acpi: SRAT entry type 2 at offset 64 has length 16, need 24");
+	ck_assert_uint_eq(topo.ncpus, 0);
+	ck_assert_uint_eq(topo.nnodes, 1);
+}
+END_TEST
 
 START_TEST(bad_checksum_each_table)
 {
@@ -1016,6 +1144,8 @@ static Suite *acpi_suite(void)
 	tcase_add_test(tc, slit_larger_than_cap);
 	tcase_add_test(tc, capacity_truncation);
 	tcase_add_test(tc, cpus_255_and_more);
+	tcase_add_test(tc, qemu_style_1024_cpus);
+	tcase_add_test(tc, srat_x2apic_full_width_and_disabled);
 	suite_add_tcase(s, tc);
 
 	tcase_add_test(bad, bad_checksum_each_table);
@@ -1023,6 +1153,7 @@ static Suite *acpi_suite(void)
 	tcase_add_test(bad, length_beyond_mapped_range);
 	tcase_add_test(bad, madt_entry_length_zero);
 	tcase_add_test(bad, madt_entry_overruns_table);
+	tcase_add_test(bad, x2apic_entries_too_short);
 	tcase_add_test(bad, corrupted_srat_gives_error_not_crash);
 	tcase_add_test(bad, rsdt_pointing_outside);
 	tcase_add_test(bad, missing_madt_is_error);

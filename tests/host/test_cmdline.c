@@ -7,6 +7,7 @@
 
 #include "tests/host/registry.h"
 #include "kernel/cmdline.h"
+#include "lib/trace_events.h"
 
 static struct boot_options opts;
 static char err[256];
@@ -28,6 +29,8 @@ static void assert_defaults(const struct boot_options *o)
 	ck_assert_uint_eq(o->clockevent, CLOCKEVENT_AUTO);
 	ck_assert_str_eq(o->scenario, "");
 	ck_assert_str_eq(o->trace, "");
+	ck_assert_uint_eq(o->trace_mask, 0);
+	ck_assert_uint_eq(o->trace_buf, 64 * 1024);
 	ck_assert_uint_eq(o->expect_cpus, 0);
 	ck_assert_uint_eq(o->expect_nodes, 0);
 }
@@ -57,7 +60,7 @@ END_TEST
 START_TEST(test_every_option)
 {
 	ck_assert_int_eq(parse("selftest=pmm,timer timer_model=push hz=1000 "
-			       "nohz=off scenario=ping trace=irq,sched "
+			       "nohz=off scenario=ping trace=ipi_send,tick_* "
 			       "expect_cpus=4 expect_nodes=2"), 0);
 	ck_assert_str_eq(err, "");
 	ck_assert_str_eq(opts.selftest, "pmm,timer");
@@ -65,7 +68,10 @@ START_TEST(test_every_option)
 	ck_assert_uint_eq(opts.hz, 1000);
 	ck_assert(!opts.nohz);
 	ck_assert_str_eq(opts.scenario, "ping");
-	ck_assert_str_eq(opts.trace, "irq,sched");
+	ck_assert_str_eq(opts.trace, "ipi_send,tick_*");
+	ck_assert_uint_eq(opts.trace_mask, TRACE_BIT(TRACE_ipi_send) |
+			  TRACE_BIT(TRACE_tick_stop) |
+			  TRACE_BIT(TRACE_tick_restart));
 	ck_assert_uint_eq(opts.expect_cpus, 4);
 	ck_assert_uint_eq(opts.expect_nodes, 2);
 
@@ -88,6 +94,47 @@ START_TEST(test_every_option)
 	ck_assert_str_eq(opts.isolcpus, "0,3-5");
 	ck_assert_int_eq(parse("isolcpus=5-3"), -1);
 	ck_assert_int_eq(parse("isolcpus=x"), -1);
+	ck_assert_int_eq(parse("trace=all"), 0);
+	ck_assert_uint_eq(opts.trace_mask, TRACE_ALL_MASK);
+	ck_assert_int_eq(parse("trace=all trace=none"), 0);
+	ck_assert_uint_eq(opts.trace_mask, 0);
+	ck_assert_str_eq(opts.trace, "none");
+	ck_assert_int_eq(parse("trace_buf=4096"), 0);
+	ck_assert_uint_eq(opts.trace_buf, 4096);
+	ck_assert_int_eq(parse("trace_buf=1K"), 0);
+	ck_assert_uint_eq(opts.trace_buf, 1024);
+	ck_assert_int_eq(parse("trace_buf=256k"), 0);
+	ck_assert_uint_eq(opts.trace_buf, 256 * 1024);
+	ck_assert_int_eq(parse("trace_buf=64M"), 0);
+	ck_assert_uint_eq(opts.trace_buf, 64u << 20);
+	ck_assert_int_eq(parse("trace_buf=2m"), 0);
+	ck_assert_uint_eq(opts.trace_buf, 2u << 20);
+}
+END_TEST
+
+START_TEST(test_trace_errors)
+{
+	BAD("trace=bogus", "cmdline: bad value 'bogus' for trace "
+	    "(expected all|none|EVENT[,EVENT...])");
+	BAD("trace=timer_start,,ipi_send", "cmdline: bad value "
+	    "'timer_start,,ipi_send' for trace "
+	    "(expected all|none|EVENT[,EVENT...])");
+	BAD("trace_buf=12Q", "cmdline: bad value '12Q' for trace_buf "
+	    "(expected SIZE[K|M])");
+	BAD("trace_buf=1023", "cmdline: bad value '1023' for trace_buf "
+	    "(expected SIZE[K|M])");
+	BAD("trace_buf=0K", "cmdline: bad value '0K' for trace_buf "
+	    "(expected SIZE[K|M])");
+	BAD("trace_buf=65M", "cmdline: bad value '65M' for trace_buf "
+	    "(expected SIZE[K|M])");
+	BAD("trace_buf=K", "cmdline: bad value 'K' for trace_buf "
+	    "(expected SIZE[K|M])");
+	BAD("trace_buf=", "cmdline: bad value '' for trace_buf "
+	    "(expected SIZE[K|M])");
+	BAD("trace_buf=4294967296", "cmdline: bad value '4294967296' for "
+	    "trace_buf (expected SIZE[K|M])");
+	BAD("trace_buf=4194304K", "cmdline: bad value '4194304K' for "
+	    "trace_buf (expected SIZE[K|M])");
 }
 END_TEST
 
@@ -108,6 +155,7 @@ START_TEST(test_syntax)
 	ck_assert_int_eq(parse("scenario=x scenario= trace="), 0);
 	ck_assert_str_eq(opts.scenario, "");
 	ck_assert_str_eq(opts.trace, "");
+	ck_assert_uint_eq(opts.trace_mask, 0);
 }
 END_TEST
 
@@ -161,9 +209,9 @@ START_TEST(test_string_length)
 
 	memset(val, 'a', sizeof(val));
 	val[CMDLINE_STR_MAX - 1] = '\0';	/* 127 chars: fits */
-	snprintf(line, sizeof(line), "trace=%s", val);
+	snprintf(line, sizeof(line), "scenario=%s", val);
 	ck_assert_int_eq(parse(line), 0);
-	ck_assert_str_eq(opts.trace, val);
+	ck_assert_str_eq(opts.scenario, val);
 
 	val[CMDLINE_STR_MAX - 1] = 'a';
 	val[CMDLINE_STR_MAX] = '\0';		/* 128 chars: too long */
@@ -227,9 +275,10 @@ START_TEST(test_help)
 	struct help_acc h = { 0, "" };
 
 	cmdline_help(help_line, &h);
-	ck_assert_int_eq(h.lines, 10);
+	ck_assert_int_eq(h.lines, 11);
 	ck_assert_str_eq(h.seen, "selftest timer_model hz nohz clockevent "
-			 "scenario trace isolcpus expect_cpus expect_nodes ");
+			 "scenario trace trace_buf isolcpus expect_cpus "
+			 "expect_nodes ");
 }
 END_TEST
 
@@ -243,6 +292,7 @@ static Suite *cmdline_suite(void)
 	tcase_add_test(tc, test_syntax);
 	tcase_add_test(tc, test_unknown);
 	tcase_add_test(tc, test_bad_values);
+	tcase_add_test(tc, test_trace_errors);
 	tcase_add_test(tc, test_string_length);
 	tcase_add_test(tc, test_err_buffer);
 	tcase_add_test(tc, test_timer_model_name);

@@ -151,6 +151,31 @@ void timer_env_raise_softirq(void);
 void timer_env_wake_cpu(unsigned int cpu);
 bool timer_env_cpu_idle(unsigned int cpu);
 
+/*
+ * Tracepoints: timer_env_trace(event, args...) as in the kernel, but an
+ * enabled event (bit TRACE_BIT(TRACE_event) of host_trace_mask, all off
+ * after host_env_reset()) is only counted in host_trace_hits[].  The
+ * argument count is checked at compile time, as in the kernel.
+ */
+#include "lib/trace_events.h"
+
+extern uint32_t host_trace_mask;
+extern unsigned long host_trace_hits[TRACE_NR_EVENTS];
+void host_trace_record(unsigned int id, const uint64_t *args, unsigned int n);
+
+#ifdef TRACE_COMPILED_OUT	/* for measuring what the disabled check costs */
+#define timer_env_trace(ev, ...)					\
+	do {								\
+		if (0) {						\
+			const uint64_t __trace_args[] = { __VA_ARGS__ };	\
+			(void)__trace_args;				\
+		}							\
+	} while (0)
+#else
+#define timer_env_trace(ev, ...)					\
+	TRACE_POINT(host_trace_mask, host_trace_record, ev, __VA_ARGS__)
+#endif
+
 /* Warnings: every hit counted, printed once per site. */
 extern unsigned int host_warn_hits;
 extern unsigned int host_warn_printed;
