@@ -24,6 +24,7 @@
 #include "kernel/spinlock.h"
 #include "kernel/tick.h"
 #include "lib/atomic.h"
+#include "tests/guest/probe.h"
 #include "timer/timer.h"
 #include "timer/timer_migration.h"
 
@@ -133,18 +134,6 @@ static void bench_enqueue_dequeue(struct ktest *t)
 	report("floor", busy, floor, BENCH_REPS, BENCH_LOOPS);
 }
 
-static void wait_others_idle(void)
-{
-	uint64_t t0 = clock_ns();
-
-	for (unsigned c = 0; c < nr_cpus; c++)
-		while (cpu_online[c] && c != smp_processor_id() &&
-		       !(READ_ONCE(per_cpu(c)->in_idle_loop) &&
-			 READ_ONCE(per_cpu(c)->in_idle)) &&
-		       clock_ns() - t0 < 5000000000ULL)
-			__asm__ volatile("pause");
-}
-
 static void bench_idle_walk(struct ktest *t)
 {
 	uint64_t enter[WALK_REPS], leave[WALK_REPS];
@@ -155,7 +144,7 @@ static void bench_idle_walk(struct ktest *t)
 		ktest_skip(t, "needs nohz=on");
 		return;
 	}
-	wait_others_idle();
+	wait_other_cpus_idle(5000000000ULL);
 	for (unsigned r = 0; r < WALK_REPS; r++) {
 		unsigned long flags = local_irq_save();
 		uint64_t basej = tick_update_jiffies(), t0, t1, t2;

@@ -196,11 +196,18 @@ KTEST_SUITE(ipi_suite, .name = "ipi", .cases = ipi_cases,
  * The LAPIC one-shot timer on every AP: armed from the AP itself for 2 ms,
  * it must fire once, no earlier than asked (within the 1 % the LAPIC and
  * TSC calibrations may disagree by), and wake the AP as a timer wake.  The
- * late bound is loose (100 ms): under TCG on a loaded 2-core host, 24 ms
- * has been seen from host scheduling alone; the worst lateness is printed.
+ * late bound is loose (100 ms, plus 0.5 ms per CPU): under TCG on a
+ * loaded 2-core host, 24 ms has been seen from host scheduling alone; the
+ * worst lateness is printed.
  */
 #define ONESHOT_NS	2000000ULL
 #define ONESHOT_LATE_NS	100000000ULL
+/*
+ * Plus this much per online CPU: every vCPU is a host thread, and with
+ * hundreds of them on two host cores one waits its turn longer (192 ms
+ * seen at 255 CPUs while a fuzzer held one core).
+ */
+#define ONESHOT_LATE_PER_CPU_NS	500000ULL
 
 static void arm_oneshot(void *arg)
 {
@@ -234,7 +241,8 @@ static void lapic_oneshot_fires_within_bound_on_each_ap(struct ktest *t)
 		KEXPECT_EQ(t, p->timer_irqs, irqs + 1);
 		KEXPECT_EQ(t, p->wakes_timer, wakes + 1);
 		if (fired < armed + ONESHOT_NS - ONESHOT_NS / 100 ||
-		    fired > armed + ONESHOT_NS + ONESHOT_LATE_NS)
+		    fired > armed + ONESHOT_NS + ONESHOT_LATE_NS +
+				    ONESHOT_LATE_PER_CPU_NS * num_online_cpus())
 			ktest_fail(t, __FILE__, __LINE__,
 				   "CPU %u: armed for %lu ns, fired after %lu",
 				   i, (unsigned long)ONESHOT_NS, fired - armed);

@@ -24,6 +24,7 @@
 #include "kernel/smp_call.h"
 #include "kernel/tick.h"
 #include "lib/atomic.h"
+#include "tests/guest/probe.h"
 #include "timer/timer.h"
 
 #define TIMER_SLACK_J	10
@@ -34,25 +35,6 @@
  */
 #define TIMER_SLACK_PER_4_CPUS	1
 #define WAIT_NS		5000000000ULL
-
-struct probe {
-	struct timer_list timer;	/* first: the callback casts back */
-	uint64_t expires;
-	volatile uint64_t fired_j;
-	volatile unsigned fired_cpu;
-	volatile unsigned fired;
-	uint64_t irq_delay_ns;		/* how late the expiring CPU's irq was */
-};
-
-static void probe_fn(struct timer_list *t)
-{
-	struct probe *p = (struct probe *)t;
-
-	p->fired_j = READ_ONCE(jiffies64);
-	p->fired_cpu = smp_processor_id();
-	p->irq_delay_ns = this_cpu()->tick_irq_delay_ns;
-	__atomic_fetch_add(&p->fired, 1, __ATOMIC_RELEASE);
-}
 
 /* Granularity (jiffies) of the wheel level a timer @delta away lands in. */
 static uint64_t level_granularity(uint64_t delta)

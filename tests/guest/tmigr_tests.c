@@ -17,6 +17,7 @@
 #include "kernel/tick.h"
 #include "kernel/topology.h"
 #include "lib/atomic.h"
+#include "tests/guest/probe.h"
 #include "timer/timer.h"
 #include "timer/timer_migration.h"
 
@@ -97,23 +98,9 @@ static void groups_form_one_tree(struct ktest *t)
 	KEXPECT_EQ(t, roots, 1);
 }
 
-static bool all_aps_idle(void *arg)
-{
-	(void)arg;
-	for (unsigned c = 0; c < nr_cpus; c++)
-		if (cpu_online[c] && c != smp_processor_id() &&
-		    !(READ_ONCE(per_cpu(c)->in_idle_loop) &&
-		      READ_ONCE(per_cpu(c)->in_idle)))
-			return false;
-	return true;
-}
-
 static void wait_aps_idle(void)
 {
-	uint64_t t0 = clock_ns();
-
-	while (!all_aps_idle(0) && clock_ns() - t0 < WAIT_NS)
-		__asm__ volatile("pause");
+	wait_other_cpus_idle(WAIT_NS);
 }
 
 /*
@@ -159,23 +146,6 @@ static void only_the_busy_cpus_path_is_active(struct ktest *t)
 	}
 }
 
-struct probe {
-	struct timer_list timer;	/* first: the callback casts back */
-	uint64_t expires;
-	volatile uint64_t fired_j;
-	volatile unsigned fired_cpu;
-	volatile unsigned fired;
-};
-
-static void probe_fn(struct timer_list *tl)
-{
-	struct probe *p = (struct probe *)tl;
-
-	p->fired_j = READ_ONCE(jiffies64);
-	p->fired_cpu = smp_processor_id();
-	__atomic_store_n(&p->fired, 1, __ATOMIC_RELEASE);
-}
-
 static void arm_global(void *arg)
 {
 	struct probe *p = arg;
@@ -183,11 +153,6 @@ static void arm_global(void *arg)
 	timer_setup(&p->timer, probe_fn, 0);
 	p->expires = tick_update_jiffies() + 10;
 	mod_timer(&p->timer, p->expires);
-}
-
-static bool probe_fired(void *arg)
-{
-	return __atomic_load_n(&((struct probe *)arg)->fired, __ATOMIC_ACQUIRE);
 }
 
 static int last_idle_ap(void)
