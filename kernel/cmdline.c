@@ -129,18 +129,27 @@ static bool val_eq(const char *val, size_t len, const char *word)
 	return strlen(word) == len && memcmp(val, word, len) == 0;
 }
 
-static int opt_timer_model(const char *val, size_t len,
-			   struct boot_options *o)
+/* Index of the word in @names[0..n-1], or -EINVAL. */
+static int lookup_name(const char *val, size_t len,
+		       const char *const *names, unsigned int n)
 {
 	unsigned int i;
 
-	for (i = 0; i < NR_TIMER_MODELS; i++) {
-		if (val_eq(val, len, timer_model_names[i])) {
-			o->timer_model = (enum timer_model)i;
-			return 0;
-		}
-	}
+	for (i = 0; i < n; i++)
+		if (val_eq(val, len, names[i]))
+			return (int)i;
 	return -EINVAL;
+}
+
+static int opt_timer_model(const char *val, size_t len,
+			   struct boot_options *o)
+{
+	int i = lookup_name(val, len, timer_model_names, NR_TIMER_MODELS);
+
+	if (i < 0)
+		return i;
+	o->timer_model = (enum timer_model)i;
+	return 0;
 }
 
 static int opt_hz(const char *val, size_t len, struct boot_options *o)
@@ -170,16 +179,13 @@ static const char *const clockevent_names[] = {
 static int opt_clockevent(const char *val, size_t len,
 			  struct boot_options *o)
 {
-	unsigned int i;
+	int i = lookup_name(val, len, clockevent_names,
+			    sizeof(clockevent_names) / sizeof(*clockevent_names));
 
-	for (i = 0; i < sizeof(clockevent_names) / sizeof(*clockevent_names);
-	     i++) {
-		if (val_eq(val, len, clockevent_names[i])) {
-			o->clockevent = i;
-			return 0;
-		}
-	}
-	return -EINVAL;
+	if (i < 0)
+		return i;
+	o->clockevent = (unsigned int)i;
+	return 0;
 }
 
 static int parse_positive(const char *val, size_t len, unsigned int *out)

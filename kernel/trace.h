@@ -24,19 +24,8 @@ extern uint32_t trace_enabled_mask;
 
 void trace_record(unsigned int id, const uint64_t *args, unsigned int n);
 
-#ifdef TRACE_COMPILED_OUT
-/* Dead code: the arguments are checked by the compiler, never evaluated. */
-#define trace(ev, ...)							\
-	do {								\
-		if (0) {						\
-			const uint64_t __trace_args[] = { __VA_ARGS__ };	\
-			(void)__trace_args;				\
-		}							\
-	} while (0)
-#else
 #define trace(ev, ...)							\
 	TRACE_POINT(trace_enabled_mask, trace_record, ev, __VA_ARGS__)
-#endif
 
 /*
  * Boot: after the command line, the per-CPU areas and the clock, before

@@ -101,9 +101,21 @@ _Static_assert(TRACE_NR_EVENTS <= 32, "trace events must fit a 32-bit mask");
 typedef void (*trace_record_fn)(unsigned int id, const uint64_t *args,
 				unsigned int n);
 
+/*
+ * -DTRACE_COMPILED_OUT (to measure what the disabled check costs): the
+ * same tracepoint as dead code, its arguments still checked by the
+ * compiler but never evaluated, and no load of @mask.
+ */
+#ifdef TRACE_COMPILED_OUT
+#define TRACE_ENABLED(mask, ev)	0
+#else
+#define TRACE_ENABLED(mask, ev)						\
+	unlikely(READ_ONCE(mask) & TRACE_BIT(TRACE_##ev))
+#endif
+
 #define TRACE_POINT(mask, record, ev, ...)				\
 	do {								\
-		if (unlikely(READ_ONCE(mask) & TRACE_BIT(TRACE_##ev))) {	\
+		if (TRACE_ENABLED(mask, ev)) {				\
 			const uint64_t __trace_args[] = { __VA_ARGS__ };	\
 			_Static_assert(sizeof(__trace_args) ==		\
 				       TRACE_NARGS_##ev * sizeof(uint64_t), \

@@ -163,18 +163,8 @@ extern uint32_t host_trace_mask;
 extern unsigned long host_trace_hits[TRACE_NR_EVENTS];
 void host_trace_record(unsigned int id, const uint64_t *args, unsigned int n);
 
-#ifdef TRACE_COMPILED_OUT	/* for measuring what the disabled check costs */
-#define timer_env_trace(ev, ...)					\
-	do {								\
-		if (0) {						\
-			const uint64_t __trace_args[] = { __VA_ARGS__ };	\
-			(void)__trace_args;				\
-		}							\
-	} while (0)
-#else
 #define timer_env_trace(ev, ...)					\
 	TRACE_POINT(host_trace_mask, host_trace_record, ev, __VA_ARGS__)
-#endif
 
 /* Warnings: every hit counted, printed once per site. */
 extern unsigned int host_warn_hits;
