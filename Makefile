@@ -89,6 +89,18 @@ test-big: kernel
 test-huge: kernel
 	$(PYTHON) tests/boot/run_huge.py
 
+# selftest=torture for TORTURE_MS (a minute) under TCG at 8 CPUs on 2
+# nodes, then 64 on 8 (docs/torture.md); minutes long, so not in `test`.
+TORTURE_MS ?= 60000
+TORTURE_SEED ?= 1
+TORTURE_BOOT = tools/boot --accel tcg --timeout 900 --cmdline \
+	"selftest=torture torture_ms=$(TORTURE_MS) torture_seed=$(TORTURE_SEED)"
+.PHONY: torture
+torture: kernel
+	$(TORTURE_BOOT) --smp 8 --numa 0-3:4-7
+	$(TORTURE_BOOT) --smp 64 --mem 512M \
+		--numa 0-7:8-15:16-23:24-31:32-39:40-47:48-55:56-63
+
 # The three placement models side by side (docs/benchmarks.md).
 .PHONY: bench
 bench: kernel timer-bench

@@ -213,6 +213,26 @@ static int opt_expect_nodes(const char *val, size_t len,
 	return parse_positive(val, len, &o->expect_nodes);
 }
 
+static int opt_torture_seed(const char *val, size_t len,
+			    struct boot_options *o)
+{
+	return parse_u64(val, len, &o->torture_seed);
+}
+
+static int opt_torture_ms(const char *val, size_t len,
+			  struct boot_options *o)
+{
+	unsigned int v;
+	int ret = parse_positive(val, len, &v);
+
+	if (ret)
+		return ret;
+	if (v > TORTURE_MS_MAX)
+		return -ERANGE;
+	o->torture_ms = v;
+	return 0;
+}
+
 static const struct cmdline_option cmdline_options[] = {
 	{ "selftest", opt_selftest, "all|none|NAME[,NAME...]", NULL,
 	  "self-tests to run (default: all)" },
@@ -239,6 +259,11 @@ static const struct cmdline_option cmdline_options[] = {
 	  "fail boot unless exactly N CPUs come up (default: unchecked)" },
 	{ "expect_nodes", opt_expect_nodes, "N", NULL,
 	  "fail boot unless exactly N NUMA nodes exist (default: unchecked)" },
+	{ "torture_seed", opt_torture_seed, "N", NULL,
+	  "seed of selftest=torture's random operations, decimal or 0x hex "
+	  "(default: 1)" },
+	{ "torture_ms", opt_torture_ms, "1..3600000", NULL,
+	  "how long selftest=torture runs, in ms (default: 3000)" },
 };
 
 #define NR_CMDLINE_OPTIONS \
@@ -256,6 +281,8 @@ void cmdline_defaults(struct boot_options *out)
 	out->hz = 250;
 	out->nohz = true;
 	out->trace_buf = TRACE_BUF_DEFAULT;
+	out->torture_seed = TORTURE_SEED_DEFAULT;
+	out->torture_ms = TORTURE_MS_DEFAULT;
 }
 
 static const struct cmdline_option *find_option(const char *key, size_t len)

@@ -18,6 +18,9 @@
 #define TRACE_BUF_DEFAULT	(64u << 10)	/* trace_buf=, per CPU */
 #define TRACE_BUF_MIN		(1u << 10)
 #define TRACE_BUF_MAX		(64u << 20)
+#define TORTURE_SEED_DEFAULT	1	/* torture_seed= */
+#define TORTURE_MS_DEFAULT	3000	/* torture_ms= */
+#define TORTURE_MS_MAX		3600000	/* as scenario= duration_ms= */
 
 #include "timer/timer.h"	/* enum timer_model */
 
@@ -37,6 +40,8 @@ struct boot_options {
 	char isolcpus[CMDLINE_STR_MAX];	/* CPU list, default "" (none) */
 	unsigned int expect_cpus;	/* 0 = not given */
 	unsigned int expect_nodes;	/* 0 = not given */
+	uint64_t torture_seed;		/* selftest=torture's, default 1 */
+	unsigned int torture_ms;	/* its length, default 3000 */
 };
 
 typedef void (*cmdline_line_fn)(const char *line, void *arg);

@@ -11,6 +11,7 @@
  * exit() (tmigr_cpu_activate()), tick restarted, jiffies caught up.
  */
 #include "kernel/idle.h"
+#include "kernel/hotplug.h"
 #include "arch/x86_64/idle.h"
 #include "arch/x86_64/irq.h"
 #include "arch/x86_64/lapic.h"
@@ -131,6 +132,9 @@ __attribute__((noreturn)) void cpu_idle_loop(void)
 	for (;;) {
 		do_idle(0, 0);
 		smp_call_run_pending(true);
+		/* The work was cpu_down()'s: park until cpu_up(). */
+		if (this_cpu()->offline)
+			cpu_park();
 	}
 }
 

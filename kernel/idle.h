@@ -31,6 +31,7 @@ void cpu_idle_until(bool (*done)(void *arg), void *arg);
 /* Idle (NOHZ) for @ns, woken by a pinned timer. */
 void cpu_idle_sleep_ns(uint64_t ns);
 
+
 /* Is @cpu in its idle loop?  (For timer/: push placement, remote wakes.) */
 bool cpu_is_idle(unsigned int cpu);
 

@@ -42,6 +42,12 @@ struct percpu {
 	uint64_t tick_next_ns;		/* LAPIC armed for, TICK_NONE_NS */
 	uint64_t ticks, tick_stops;
 	uint64_t tick_irq_delay_ns;	/* last LAPIC interrupt vs armed time */
+	/* kernel/hotplug.c */
+	bool booted;			/* came up at boot: may go and return */
+	volatile bool offline;		/* parked: interrupts serve nothing */
+	volatile bool online_request;	/* cpu_up() asks the parked CPU */
+	uint64_t offlines, offline_ns;
+	uint64_t parked_wakes;		/* interrupts while parked */
 };
 
 extern struct percpu *percpu_areas;

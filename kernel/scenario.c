@@ -12,6 +12,7 @@
 #include "arch/x86_64/smp.h"
 #include "arch/x86_64/tsc.h"
 #include "kernel/cmdline.h"
+#include "kernel/hotplug.h"
 #include "kernel/idle.h"
 #include "kernel/kmem.h"
 #include "kernel/percpu.h"
@@ -140,7 +141,66 @@ int scenario_check(const struct scenario_opts *o)
 			return -1;
 		}
 	}
+	for (unsigned i = 0; i < o->nhotplug; i++) {
+		unsigned c = o->hotplug[i].cpu;
+
+		if (!cpu_present_booted(c) || c == smp_processor_id()) {
+			printk("scenario: hotplug CPU %u is not one that can "
+			       "go offline (CPUs 1-%u that came up)\n", c,
+			       nr_cpus - 1);
+			return -1;
+		}
+	}
 	return 0;
+}
+
+/*
+ * hotplug= needs the boot CPU busy (it runs the events between its busy
+ * stretches) and only idle CPUs offline (a busy one runs its loop).
+ */
+static int check_hotplug_busy(const struct scenario_opts *o)
+{
+	unsigned self = smp_processor_id();
+
+	if (o->nhotplug && !sc.busy[self]) {
+		printk("scenario: hotplug= needs the boot CPU %u busy; it runs "
+		       "the hotplug events\n", self);
+		return -1;
+	}
+	for (unsigned i = 0; i < o->nhotplug; i++) {
+		if (sc.busy[o->hotplug[i].cpu]) {
+			printk("scenario: hotplug CPU %u is busy in this "
+			       "scenario; only idle CPUs go offline\n",
+			       o->hotplug[i].cpu);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/*
+ * The boot CPU's busy stretch, with the hotplug events at their times:
+ * each entry flips its CPU, offline then online.  Returns the failures;
+ * every CPU still offline at the end comes back.
+ */
+static unsigned busy_with_hotplug(const struct scenario_opts *o, uint64_t t0)
+{
+	unsigned failed = 0;
+
+	for (unsigned i = 0; i < o->nhotplug; i++) {
+		const struct scenario_hotplug *h = &o->hotplug[i];
+		uint64_t at = t0 + h->at_ms * 1000000ULL;
+
+		while (clock_ns() < at)
+			__asm__ volatile("pause");
+		if ((cpu_online[h->cpu] ? cpu_down(h->cpu) : cpu_up(h->cpu)))
+			failed++;
+	}
+	busy_loop(0);
+	for (unsigned c = 0; c < nr_cpus; c++)
+		if (cpu_present_booted(c) && !cpu_online[c] && cpu_up(c))
+			failed++;
+	return failed;
 }
 
 static uint64_t late_percentile(unsigned pct)
@@ -210,6 +270,7 @@ static void report(const struct scenario_opts *o, uint64_t *idle_wakes,
 unsigned scenario_run(const struct scenario_opts *o)
 {
 	unsigned self = smp_processor_id(), nidle, failed = 0, nbusy = 0;
+	unsigned hotplug_failed = 0;
 	uint64_t hz = tick_hz(), period_j, idle_wakes, idle_twakes, bound;
 	uint64_t t0, j0, per_cpu_s_x1000;
 
@@ -224,15 +285,18 @@ unsigned scenario_run(const struct scenario_opts *o)
 	}
 	spin_lock_init(&sc.lock);
 	pick_busy(o);
+	if (check_hotplug_busy(o))
+		return 1;
 	period_j = (o->period_ms * hz + 999) / 1000;
 	for (unsigned c = 0; c < nr_cpus; c++)
 		nbusy += cpu_online[c] && sc.busy[c];
 	printk("# scenario name=%s model=%s cpus=%u busy=%u period_ms=%u "
-	       "period_jiffies=%lu duration_ms=%u hz=%lu nohz=%s\n",
+	       "period_jiffies=%lu duration_ms=%u hz=%lu nohz=%s "
+	       "hotplug_events=%u\n",
 	       scenario_name(o->kind), timer_model_name(boot_opts.timer_model),
 	       num_online_cpus(), nbusy, o->period_ms,
 	       (unsigned long)period_j, o->duration_ms, (unsigned long)hz,
-	       tick_nohz_enabled() ? "on" : "off");
+	       tick_nohz_enabled() ? "on" : "off", o->nhotplug);
 
 	/* Timers first, each from its own CPU, phases spread over a period. */
 	j0 = tick_update_jiffies();
@@ -258,7 +322,7 @@ unsigned scenario_run(const struct scenario_opts *o)
 		if (cpu_online[c] && sc.busy[c] && c != self)
 			smp_run_async(c, busy_loop, 0);
 	if (sc.busy[self])
-		busy_loop(0);
+		hotplug_failed = busy_with_hotplug(o, t0);
 	else
 		sleep_until_end();
 	for (unsigned c = 0; c < nr_cpus; c++)
@@ -301,6 +365,11 @@ unsigned scenario_run(const struct scenario_opts *o)
 	}
 	if (!sc.fired) {
 		printk("# scenario_check FAIL: no timer expired\n");
+		failed++;
+	}
+	if (hotplug_failed) {
+		printk("# scenario_check FAIL: %u hotplug operations failed\n",
+		       hotplug_failed);
 		failed++;
 	}
 	if (!failed)

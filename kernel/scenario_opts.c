@@ -57,6 +57,32 @@ static void add_busy(unsigned int cpu, void *arg)
 	c->o->busy[c->o->nbusy++] = cpu;
 }
 
+/* One hotplug= entry, CPU@MS; kept sorted by time (stable). */
+static int parse_hotplug(const char *w, size_t len, struct scenario_opts *o,
+			 char *err, size_t errlen)
+{
+	size_t at = 0;
+	unsigned int cpu, ms, i;
+
+	while (at < len && w[at] != '@')
+		at++;
+	if (at == len || parse_uint(w, at, &cpu) ||
+	    parse_uint(w + at + 1, len - at - 1, &ms) || ms > 3600000)
+		return fail(err, errlen,
+			    "scenario: bad hotplug= entry '%.*s' (expected "
+			    "CPU@MS, MS 0..3600000)", (int)len, w);
+	if (o->nhotplug == SCENARIO_MAX_HOTPLUG)
+		return fail(err, errlen,
+			    "scenario: at most %u hotplug= entries",
+			    SCENARIO_MAX_HOTPLUG);
+	for (i = o->nhotplug; i > 0 && o->hotplug[i - 1].at_ms > ms; i--)
+		o->hotplug[i] = o->hotplug[i - 1];
+	o->hotplug[i].cpu = cpu;
+	o->hotplug[i].at_ms = ms;
+	o->nhotplug++;
+	return 0;
+}
+
 /* One comma-separated word after the name; @key is the last key seen. */
 static int parse_word(const char *w, size_t len, const char **key,
 		      struct scenario_opts *o, char *err, size_t errlen)
@@ -79,15 +105,20 @@ static int parse_word(const char *w, size_t len, const char **key,
 			*key = "duration_ms";
 		else if (word_is(w, klen, "busy"))
 			*key = "busy";
+		else if (word_is(w, klen, "hotplug"))
+			*key = "hotplug";
 		else
 			return fail(err, errlen,
 				    "scenario: unknown key '%.*s' (expected "
-				    "period_ms=, duration_ms=, busy=)",
+				    "period_ms=, duration_ms=, busy=, hotplug=)",
 				    (int)klen, w);
-	} else if (!*key || strcmp(*key, "busy") != 0) {
+	} else if (!*key || (strcmp(*key, "busy") != 0 &&
+			     strcmp(*key, "hotplug") != 0)) {
 		return fail(err, errlen, "scenario: '%.*s' is not key=value",
 			    (int)len, w);
 	}
+	if (strcmp(*key, "hotplug") == 0)
+		return parse_hotplug(val, vlen, o, err, errlen);
 	if (strcmp(*key, "busy") == 0) {
 		if (parse_cpulist(val, vlen, add_busy, &ctx, 1u << 20) ||
 		    ctx.overflow)
@@ -160,5 +191,16 @@ int scenario_parse(const char *s, struct scenario_opts *out, char *err,
 	if (out->kind == SCENARIO_ALL_IDLE && out->nbusy)
 		return fail(err, errlen,
 			    "scenario: all_idle takes no busy= CPUs");
+	if (out->kind == SCENARIO_ALL_IDLE && out->nhotplug)
+		return fail(err, errlen,
+			    "scenario: all_idle takes no hotplug= (the boot "
+			    "CPU, which runs the hotplug events, must be busy)");
+	for (k = 0; k < out->nhotplug; k++)
+		if (out->hotplug[k].at_ms >= out->duration_ms)
+			return fail(err, errlen,
+				    "scenario: hotplug= entry %u@%u is not "
+				    "before duration_ms=%u",
+				    out->hotplug[k].cpu, out->hotplug[k].at_ms,
+				    out->duration_ms);
 	return 0;
 }

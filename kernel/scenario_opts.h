@@ -5,8 +5,10 @@
  * Portable (host-tested).  Keys: period_ms= (timer period, default 10),
  * duration_ms= (default 1000), busy=CPU[,CPU...] (CPU lists with ranges,
  * e.g. busy=0,4-5; a comma-separated word without '=' continues the list
- * of the key before it).  The CPU list is checked against the real CPU
- * count later, when it is known.
+ * of the key before it), hotplug=CPU@MS[,CPU@MS...] (MS ms into the run
+ * CPU goes offline; its next entry brings it back, and so on; every CPU
+ * still offline comes back at the end, before the report).  The CPU lists
+ * are checked against the real CPUs later, when they are known.
  */
 #ifndef KERNEL_SCENARIO_OPTS_H
 #define KERNEL_SCENARIO_OPTS_H
@@ -23,6 +25,12 @@ enum scenario_kind {
 };
 
 #define SCENARIO_MAX_BUSY	64	/* explicit busy= entries */
+#define SCENARIO_MAX_HOTPLUG	64	/* hotplug= entries */
+
+struct scenario_hotplug {
+	unsigned int cpu;
+	unsigned int at_ms;		/* from the start of the run */
+};
 
 struct scenario_opts {
 	enum scenario_kind kind;
@@ -30,6 +38,8 @@ struct scenario_opts {
 	unsigned int duration_ms;
 	unsigned int nbusy;		/* 0: the scenario's default */
 	unsigned int busy[SCENARIO_MAX_BUSY];
+	unsigned int nhotplug;
+	struct scenario_hotplug hotplug[SCENARIO_MAX_HOTPLUG];	/* by at_ms */
 };
 
 int scenario_parse(const char *s, struct scenario_opts *out, char *err,

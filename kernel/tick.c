@@ -112,6 +112,16 @@ void tick_cpu_start(void)
 	tick_program_next_jiffy(p);
 }
 
+void tick_cpu_stop(void)
+{
+	struct percpu *p = this_cpu();
+
+	p->tick_stopped = true;
+	p->nohz_asked = false;
+	p->tick_next_ns = TICK_NONE_NS;
+	arch_clockevent_cancel();
+}
+
 void tick_interrupt(void)
 {
 	struct percpu *p = this_cpu();

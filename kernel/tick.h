@@ -32,8 +32,10 @@ uint64_t tick_jiffy_start_ns(uint64_t j);
 /* Jiffies for a delay of @ns from now, rounded up. */
 uint64_t tick_ns_to_jiffies(uint64_t ns);
 
-/* This CPU starts its periodic tick (each CPU once, irqs off). */
+/* This CPU starts its periodic tick (at boot and cpu_up(), irqs off). */
 void tick_cpu_start(void);
+/* This CPU goes offline: LAPIC timer disarmed, nothing re-arms it. */
+void tick_cpu_stop(void);
 /* The LAPIC timer interrupt (LOCAL_TIMER_VECTOR), irqs off. */
 void tick_interrupt(void);
 

@@ -64,7 +64,12 @@
  * lock_timer_base() waits.  Expiry drops the lock around each callback with
  * base->running_timer set, so a callback may re-arm or delete its own timer
  * and timer_delete_sync() can wait for it.  Two bases of one CPU are only
- * ever held together as local then global.
+ * ever held together as local then global; the same base of two CPUs only
+ * by timers_cpu_dead(), lower CPU first.
+ *
+ * An offline CPU's bases (timer_hotplug.c) hold no timer and take none:
+ * the placement paths below check base->offline under the base lock and
+ * fall back to the calling CPU.
  */
 #include "timer/timer_internal.h"
 #include "timer/timer_migration.h"
@@ -268,6 +273,38 @@ static void internal_add_timer(struct timer_base *base,
 
 	idx = calc_wheel_index(timer->expires, base->clk, &bucket_expiry);
 	enqueue_timer(base, timer, idx, bucket_expiry);
+}
+
+/*
+ * Move every timer of @from to @to (the same kind of base of another CPU),
+ * keeping each one's expiry; returns how many.  No TIMER_MIGRATING is
+ * needed: both locks are held, so lock_timer_base() of a moved timer waits
+ * on one of them and then sees its new CPU.
+ * Pre: both locks held, @from not expiring, @to forwarded.
+ */
+unsigned int __timer_move_all(struct timer_base *from, struct timer_base *to)
+{
+	unsigned int idx, moved = 0;
+
+	lockdep_assert_held(&from->lock);
+	lockdep_assert_held(&to->lock);
+	for (idx = 0; idx < lvl_depth * LVL_SIZE; idx++) {
+		struct timer_list *timer;
+
+		while ((timer = from->vectors[idx])) {
+			bucket_del(timer);
+			WRITE_ONCE(timer->flags,
+				   (timer->flags & ~TIMER_CPUMASK) | to->cpu);
+			internal_add_timer(to, timer);
+			moved++;
+		}
+	}
+	for (idx = 0; idx < LVL_DEPTH_MAX; idx++)
+		from->pending_map[idx] = 0;
+	from->timers_pending = false;
+	from->next_expiry_recalc = false;
+	WRITE_ONCE(from->next_expiry, from->clk + NEXT_TIMER_MAX_DELTA);
+	return moved;
 }
 
 /*
@@ -505,7 +542,7 @@ static unsigned int get_nohz_timer_target(void)
 	for (i = 1; i < timer_nr_cpus && rank > 0; i++) {
 		unsigned int cpu = (self + i) % timer_nr_cpus, r;
 
-		if (!timer_env_cpu_housekeeping(cpu))
+		if (!timer_env_cpu_housekeeping(cpu) || !timer_cpu_online(cpu))
 			continue;
 		if (timer_env_cpu_idle(cpu))
 			r = 3;		/* a fallback only */
@@ -579,6 +616,13 @@ static int __mod_timer(struct timer_list *timer, uint64_t expires,
 	/* A running timer stays, or timer_delete_sync() could miss it. */
 	if (base != new_base && base->running_timer != timer) {
 		base = switch_timer_base(timer, base, new_base, cpu);
+		/* PUSH chose a CPU that went offline meanwhile. */
+		if (base->offline) {
+			cpu = smp_processor_id();
+			base = switch_timer_base(timer, base,
+						 timer_cpu_base(timer->flags, cpu),
+						 cpu);
+		}
 		forward_timer_base(base);
 		idx = UINT32_MAX;
 	}
@@ -650,7 +694,9 @@ void add_timer(struct timer_list *timer)
  * @cpu: an existing CPU
  *
  * Without TIMER_PINNED this warns and pins the timer anyway.  If @cpu idles
- * and this timer is now its first, @cpu is woken.
+ * and this timer is now its first, @cpu is woken.  If @cpu is offline
+ * (timers_cpu_dead()) this warns once and arms on the calling CPU: a timer
+ * on a dead CPU's base would never run.
  */
 void add_timer_on(struct timer_list *timer, unsigned int cpu)
 {
@@ -670,6 +716,16 @@ void add_timer_on(struct timer_list *timer, unsigned int cpu)
 			   (timer->flags & ~(TIMER_CPUMASK | TIMER_MIGRATING)) |
 			   TIMER_PINNED | cpu);
 	} else {
+		base = switch_timer_base(timer, base,
+					 timer_cpu_base(timer->flags, cpu), cpu);
+	}
+	if (WARN_ON_ONCE(base->offline)) {
+		static bool told;
+
+		if (!__atomic_exchange_n(&told, true, __ATOMIC_RELAXED))
+			pr_warn("add_timer_on: CPU %u is offline, timer armed on CPU %u\n",
+				cpu, smp_processor_id());
+		cpu = smp_processor_id();
 		base = switch_timer_base(timer, base,
 					 timer_cpu_base(timer->flags, cpu), cpu);
 	}
@@ -834,7 +890,7 @@ void __run_timers(struct timer_base *base, unsigned long *flags)
 	lockdep_assert_held(&base->lock);
 	if (base->expiry_active)
 		return;
-	base->expiry_active = true;
+	WRITE_ONCE(base->expiry_active, true);
 	base->expiry_cpu = smp_processor_id();
 
 	for (;;) {
@@ -852,7 +908,7 @@ void __run_timers(struct timer_base *base, unsigned long *flags)
 		while (levels--)
 			expire_timers(base, &heads[levels], flags);
 	}
-	base->expiry_active = false;
+	WRITE_ONCE(base->expiry_active, false);
 }
 
 static void run_timer_base(struct timer_base *base)

@@ -143,6 +143,28 @@ uint64_t timer_jiffies_to_ns(uint64_t j, uint64_t basej, uint64_t basem);
 uint64_t timer_nohz_next_event(uint64_t basej, uint64_t basem, bool *stop);
 void timer_nohz_idle_exit(void);
 
+/*
+ * CPU hotplug (Linux's timers_dead_cpu() and timers_prepare_cpu()).
+ *
+ * timers_cpu_dead - @cpu is going offline and runs no timer code any more:
+ * every timer on its three bases, pinned ones included, moves to the same
+ * base of online CPU @to, after any remote expiry of @cpu's bases in
+ * flight has finished.  From then on @cpu's bases are offline: PUSH never
+ * picks @cpu, and add_timer_on(@cpu) warns and arms on the calling CPU
+ * instead (a timer queued on a dead CPU would never run).  If @to idles
+ * and got timers it is woken to re-arm.  Pre: @cpu has left the hierarchy
+ * (tmigr_cpu_offline()), @cpu != @to; any CPU, irqs on or off.  Returns the
+ * number of timers moved.
+ *
+ * timers_cpu_up - @cpu's bases are forwarded to jiffies and accept timers
+ * again; call before @cpu runs timer code or rejoins the hierarchy.
+ *
+ * timer_cpu_online - false between timers_cpu_dead() and timers_cpu_up().
+ */
+unsigned int timers_cpu_dead(unsigned int cpu, unsigned int to);
+void timers_cpu_up(unsigned int cpu);
+bool timer_cpu_online(unsigned int cpu);
+
 /* Per-CPU expiry counts, for the `# stat` line. */
 struct timer_cpu_stats {
 	uint64_t expired_local;		/* own timers expired on this CPU */

@@ -28,6 +28,7 @@ struct timer_base {
 	bool next_expiry_recalc;	/* next_expiry may be early */
 	bool timers_pending;
 	bool is_idle;
+	bool offline;			/* timers_cpu_dead(): takes no timer */
 	uint64_t clk;			/* next jiffy to collect */
 	uint64_t next_expiry;		/* earliest bucket expiry */
 	uint64_t pending_map[LVL_DEPTH_MAX];	/* one word per level */
@@ -56,5 +57,6 @@ static inline struct timer_base *cpu_base(unsigned int cpu, unsigned int idx)
 void timer_recalc_next_expiry(struct timer_base *base);
 void __forward_timer_base(struct timer_base *base, uint64_t basej);
 void __run_timers(struct timer_base *base, unsigned long *flags);
+unsigned int __timer_move_all(struct timer_base *from, struct timer_base *to);
 
 #endif /* TIMER_TIMER_INTERNAL_H */

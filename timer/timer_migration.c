@@ -181,6 +181,7 @@ bool tmigr_update_events(struct tmigr_group *group, struct tmigr_group *child,
 		spin_lock(&group->lock);
 		childstate = tmigr_read_state(child);
 		groupstate = tmigr_read_state(group);
+		data->group_active = groupstate.active;
 		if (childstate.active) {
 			/* Its migrator handles its events. */
 			walk_done = true;
@@ -206,11 +207,14 @@ bool tmigr_update_events(struct tmigr_group *group, struct tmigr_group *child,
 		 * decides here and below from the walker's single read: a
 		 * new root may appear in between (RACES.md 5).
 		 */
-		if (ignore && !remote && data->parent)
+		if (ignore && !remote && data->parent) {
+			data->group_active = true;	/* nothing to pass up */
 			return true;
+		}
 		timer_env_race_point(TMIGR_RP_UPDATE_EVENTS);
 		spin_lock(&group->lock);
 		groupstate = tmigr_read_state(group);
+		data->group_active = groupstate.active;
 	}
 
 	if (tq_queued(&evt->nextevt)) {
@@ -362,7 +366,16 @@ static bool tmigr_inactive_up(struct tmigr_group *group,
 	trace_tmigr_group_set_cpu_inactive(group, new, mask);
 
 	data->remote = false;
-	tmigr_update_events(group, child, data);
+	/*
+	 * The cmpxchg saw the group still active, but its last active child
+	 * may have gone idle since and passed the group's first event up
+	 * before ours was queued: then nobody would carry ours further.  The
+	 * state read under the group lock says; go on if it went idle (at
+	 * worst the parent is told something it knew).  Found by the
+	 * simulator's torture mode (docs/torture.md).
+	 */
+	if (!tmigr_update_events(group, child, data) && !data->group_active)
+		walk_done = false;
 	return walk_done;
 }
 

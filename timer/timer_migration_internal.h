@@ -83,6 +83,7 @@ struct tmigr_walk {
 	struct tmigr_group *parent;	/* of the group being visited */
 	uint8_t childmask;		/* child's bit in that group */
 	bool remote;			/* update after a remote expiry */
+	bool group_active;		/* out: group state under its lock */
 	uint64_t now;			/* ns */
 	uint64_t basej;			/* jiffies when @now was read */
 };

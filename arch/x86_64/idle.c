@@ -17,3 +17,8 @@ void arch_cpu_idle(void)
 	p->in_idle = true;
 	__asm__ volatile("sti; hlt; cli" ::: "memory");
 }
+
+void arch_cpu_halt(void)
+{
+	__asm__ volatile("sti; hlt; cli" ::: "memory");
+}

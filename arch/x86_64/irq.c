@@ -63,6 +63,13 @@ void irq_dispatch(struct trap_frame *f)
 {
 	struct percpu *p = this_cpu();
 
+	/* Parked by cpu_down(): no tick, no softirq; count what came. */
+	if (p->offline) {
+		p->parked_wakes++;
+		if (f->vector != SPURIOUS_VECTOR)
+			lapic_eoi();
+		return;
+	}
 	account_wake(p, (unsigned)f->vector);
 	if (f->vector == SPURIOUS_VECTOR)
 		return;		/* no EOI for a spurious interrupt (SDM 11.9) */

@@ -59,6 +59,7 @@ static __attribute__((noreturn)) void ap_entry_c(struct ap_boot *b)
 	idt_load();
 	percpu_install(b->idx);
 	lapic_enable();
+	this_cpu()->booted = true;
 	__atomic_store_n(&cpu_online[b->idx], 1, __ATOMIC_RELEASE);
 	tsc_sync_ap();
 	/* The boot CPU stores our offset before it lets anyone call us. */
@@ -131,6 +132,7 @@ unsigned smp_boot_aps(void)
 		printk("smp: cannot map the trampoline\n");
 	for (unsigned i = 0; i < acpi_topo.ncpus; i++) {
 		if (acpi_topo.cpus[i].apic_id == self) {
+			per_cpu(i)->booted = true;
 			cpu_online[i] = 1;
 			continue;
 		}

@@ -20,10 +20,7 @@ sys.path.insert(0, os.path.join(ROOT, "tools"))
 import tracefmt  # noqa: E402
 
 # Events that cannot fire in a boot yet, and why (docs/tracing.md says the same).
-EXCLUDED = {
-    "tmigr_cpu_offline": "no CPU hotplug yet (issue 13); tests/host/timer/test_tracepoints.c "
-                         "fires it on the host",
-}
+EXCLUDED = {}
 
 
 def load_tool(name):

@@ -81,12 +81,41 @@ MATRIX = [
                                       "timer_model=local selftest=none "
                                       "scenario=busy_per_node,period_ms=8,duration_ms=300"], 0,
      [r"# stat scenario=busy_per_node cpu=1 node=1 busy=1 ", r"# scenario_check ok"]),
+    # selftest=torture, briefly (make torture runs it for minutes): exact
+    # accounting, nothing early or twice, with CPUs going offline and online.
+    ("torture-smp8-2n", ["--smp", "8", "--numa", "0-3:4-7", "--cmdline",
+                         "selftest=torture torture_ms=3000"], 0,
+     OK_LINES + [r"# torture total seed=1 duration_ms=3000 cpus=8 .* early=0 twice=0 "
+                 r"lost=0 .* hotplug_errors=0$", r"# torture cpu=7 node=1 "]),
+    ("torture-smp5-2n-interleaved", ["--smp", "5", "--numa", "0,2,4:1,3", "--cmdline",
+                                     "selftest=torture torture_ms=3000 torture_seed=0x5eed"],
+     0, OK_LINES + [r"# torture total seed=24301 duration_ms=3000 cpus=5 .* early=0 "
+                    r"twice=0 lost=0 .* hotplug_errors=0$", r"# torture cpu=3 node=1 "]),
+    ("torture-ms-bad", ["--cmdline", "selftest=torture torture_ms=0"], 1,
+     [r"cmdline: bad value '0' for torture_ms \(expected 1\.\.3600000\)"]),
     ("isolcpus-bad-cpu", ["--smp", "2", "--cmdline", "isolcpus=0,5"], 1,
      [r"isolcpus: CPU 5 does not exist \(CPUs 0-1\)"]),
     ("scenario-unknown", ["--cmdline", "scenario=ping"], 1,
      [r"scenario: unknown scenario 'ping'"]),
     ("scenario-busy-offline", ["--smp", "2", "--cmdline", "scenario=one_busy,busy=5"], 1,
      [r"scenario: busy CPU 5 is not online"]),
+    # CPU hotplug (kernel/hotplug.h): the suite on an odd interleaved shape,
+    # a scenario whose idle CPUs go and come back, and the refusals.
+    ("hotplug-smp5-interleaved", ["--smp", "5", "--numa", "0,2,4:1,3", "--cmdline",
+                                  "selftest=hotplug,timer"], 0, OK_LINES),
+    ("scenario-hotplug-pull", ["--smp", "6", "--numa", "0-2:3-5", "--cmdline",
+                               "selftest=none scenario=one_busy,duration_ms=500,"
+                               "hotplug=2@50,5@80,2@200,4@250"], 0,
+     [r"# hotplug cpu=2 offline timers_moved=1 to=0", r"# hotplug cpu=4 online",
+      r"# scenario_result name=one_busy model=pull idle_cpus=5 .*idle_timer_wakes=0 ",
+      r"# scenario_check ok", r"# stat cpu=5 .* offlines=1 offline_us=\d+ parked_wakes=1$"]),
+    ("scenario-hotplug-busy-cpu", ["--smp", "4", "--cmdline",
+                                   "scenario=one_busy,busy=0,2,hotplug=2@10"], 1,
+     [r"scenario: hotplug CPU 2 is busy in this scenario"]),
+    ("scenario-hotplug-boot-cpu", ["--smp", "2", "--cmdline", "scenario=one_busy,hotplug=0@10"], 1,
+     [r"scenario: hotplug CPU 0 is not one that can go offline"]),
+    ("scenario-hotplug-bad-entry", ["--smp", "2", "--cmdline", "scenario=one_busy,hotplug=1"], 1,
+     [r"scenario: bad hotplug= entry '1' \(expected CPU@MS"]),
     # TCG on QEMU 7.2 has no TSC-deadline timer: asking for it must fail loudly.
     ("clockevent-deadline-tcg", ["--accel", "tcg", "--cmdline", "clockevent=deadline"], 1,
      [r"clockevent: deadline asked for, but CPUID"]),
@@ -120,7 +149,8 @@ MATRIX = [
     # pulls timers with IPIs around it, the timer and tmigr suites restart
     # ticks and the trace suite cancels a timer.
     ("trace-all-smp8-2n", ["--smp", "8", "--numa", "0-3:4-7", "--cmdline",
-                           "selftest=timer,tmigr,trace scenario=one_busy,duration_ms=200 "
+                           "selftest=timer,tmigr,trace "
+                           "scenario=one_busy,duration_ms=200,hotplug=3@50,3@120 "
                            "trace=all trace_buf=1M"], 0,
      OK_LINES + [r"# trace begin events=all cpus=8 ", r"# trace end records=\d+ lost=0$"]),
     ("trace-wrap-smp2", ["--smp", "2", "--cmdline",

@@ -309,8 +309,9 @@ static void idle_boot_cpu_catches_jiffies_up(struct ktest *t)
 {
 	struct percpu *self = this_cpu();
 	uint64_t sleep_j = tick_ns_to_jiffies(100000000ULL);
-	uint64_t j0 = tick_update_jiffies(), ticks0 = all_ticks(), j1;
-	uint64_t idle0 = self->idle_entries, t0 = clock_ns(), t1;
+	/* t0..t1 must enclose j0..j1, or a stall between them breaks the bound. */
+	uint64_t t0 = clock_ns(), j0 = tick_update_jiffies(), j1, t1;
+	uint64_t ticks0 = all_ticks(), idle0 = self->idle_entries;
 
 	if (!tick_nohz_enabled()) {
 		ktest_skip(t, "needs nohz=on");

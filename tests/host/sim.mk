@@ -10,6 +10,10 @@
 #   $(BUILD)/host/tmigr_stress_tsan  pthreads as CPUs under TSan (host-tests)
 #   sim-bench                        the simulator at -O2 without sanitizers,
 #                                    default list with 10x the steps
+#   sim-torture                      the same binary, --torture: 10 million
+#                                    operations with CPUs going offline and
+#                                    late IPIs at 64, 512 and 4096 CPUs
+#                                    (docs/torture.md)
 
 SIM_SRCS := $(wildcard tests/host/sim/*.c)
 SIM_OBJDIR := $(BUILD)/host/sim-obj
@@ -35,6 +39,26 @@ $(BUILD)/host/tmigr_sim_bench: $(TIMER_CORE_SRCS) $(SIM_SRCS) \
 		$(wildcard timer/*.h tests/host/env/*.h tests/host/sim/*.h)
 	@mkdir -p $(@D)
 	$(HOST_CC) $(TIMER_BENCH_CFLAGS) $(TIMER_CORE_SRCS) $(SIM_SRCS) -o $@
+
+# SIM_TORTURE_MODEL=all runs push and local too; SIM_TORTURE_OPS, _FAULTS
+# and _ARGS (extra options, e.g. --ipi-delay) change the runs.  Fails at the
+# end if a run had a violation (each prints its first ones).
+SIM_TORTURE_OPS ?= 10000000
+SIM_TORTURE_MODEL ?= pull
+SIM_TORTURE_FAULTS ?= offline,ipi-delay
+SIM_TORTURE_ARGS ?=
+SIM_TORTURE_RUNS := "64 8 smt 11" "512 16 uneven 12" "4096 64 interleaved 13"
+.PHONY: sim-torture
+sim-torture: $(BUILD)/host/tmigr_sim_bench
+	@rc=0; for r in $(SIM_TORTURE_RUNS); do set -- $$r; \
+		echo "sim-torture: $$1 CPUs, $$2 nodes, $$3, seed $$4"; \
+		$(BUILD)/host/tmigr_sim_bench --torture \
+			--ops $(SIM_TORTURE_OPS) \
+			--faults $(SIM_TORTURE_FAULTS) \
+			--cpus $$1 --nodes $$2 --shape $$3 --seed $$4 \
+			--model $(SIM_TORTURE_MODEL) \
+			$(SIM_TORTURE_ARGS) || rc=1; \
+	done; exit $$rc
 
 # Real threads race only under TSan; everything is rebuilt with it.
 STRESS_SRCS := $(wildcard tests/host/stress/*.c)

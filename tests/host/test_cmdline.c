@@ -33,6 +33,8 @@ static void assert_defaults(const struct boot_options *o)
 	ck_assert_uint_eq(o->trace_buf, 64 * 1024);
 	ck_assert_uint_eq(o->expect_cpus, 0);
 	ck_assert_uint_eq(o->expect_nodes, 0);
+	ck_assert_uint_eq(o->torture_seed, 1);
+	ck_assert_uint_eq(o->torture_ms, 3000);
 }
 
 /* Expect failure with exactly @msg in err. */
@@ -195,10 +197,28 @@ START_TEST(test_bad_values)
 	    "(expected N)");
 	BAD("selftest=", "cmdline: bad value '' for selftest "
 	    "(expected all|none|NAME[,NAME...])");
+	BAD("torture_ms=0", "cmdline: bad value '0' for torture_ms "
+	    "(expected 1..3600000)");
+	BAD("torture_ms=3600001", "cmdline: bad value '3600001' for "
+	    "torture_ms (expected 1..3600000)");
+	BAD("torture_seed=0x", "cmdline: bad value '0x' for torture_seed "
+	    "(expected N)");
 	BAD("hz", "cmdline: option hz needs a value "
 	    "(expected hz=100|250|1000)");
 	BAD("selftest", "cmdline: option selftest needs a value "
 	    "(expected selftest=all|none|NAME[,NAME...])");
+}
+END_TEST
+
+START_TEST(test_torture_options)
+{
+	ck_assert_int_eq(parse("torture_seed=0xffffffffffffffff "
+			       "torture_ms=3600000"), 0);
+	ck_assert_uint_eq(opts.torture_seed, UINT64_MAX);
+	ck_assert_uint_eq(opts.torture_ms, 3600000);
+	ck_assert_int_eq(parse("torture_seed=0 torture_ms=1"), 0);
+	ck_assert_uint_eq(opts.torture_seed, 0);
+	ck_assert_uint_eq(opts.torture_ms, 1);
 }
 END_TEST
 
@@ -275,10 +295,10 @@ START_TEST(test_help)
 	struct help_acc h = { 0, "" };
 
 	cmdline_help(help_line, &h);
-	ck_assert_int_eq(h.lines, 11);
+	ck_assert_int_eq(h.lines, 13);
 	ck_assert_str_eq(h.seen, "selftest timer_model hz nohz clockevent "
 			 "scenario trace trace_buf isolcpus expect_cpus "
-			 "expect_nodes ");
+			 "expect_nodes torture_seed torture_ms ");
 }
 END_TEST
 
@@ -292,6 +312,7 @@ static Suite *cmdline_suite(void)
 	tcase_add_test(tc, test_syntax);
 	tcase_add_test(tc, test_unknown);
 	tcase_add_test(tc, test_bad_values);
+	tcase_add_test(tc, test_torture_options);
 	tcase_add_test(tc, test_trace_errors);
 	tcase_add_test(tc, test_string_length);
 	tcase_add_test(tc, test_err_buffer);

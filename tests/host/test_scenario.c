@@ -56,7 +56,7 @@ START_TEST(test_errors)
 			 "one_busy, all_idle, busy_per_node)");
 	ck_assert_int_eq(parse("one_busy,speed=3"), -22);
 	ck_assert_str_eq(err, "scenario: unknown key 'speed' (expected "
-			 "period_ms=, duration_ms=, busy=)");
+			 "period_ms=, duration_ms=, busy=, hotplug=)");
 	ck_assert_int_eq(parse("one_busy,3"), -22);
 	ck_assert_str_eq(err, "scenario: '3' is not key=value");
 	ck_assert_int_eq(parse("one_busy,period_ms=3,4"), -22);
@@ -73,6 +73,44 @@ START_TEST(test_errors)
 }
 END_TEST
 
+START_TEST(test_hotplug_entries)
+{
+	/* Words without '=' continue hotplug='s list; kept sorted by time. */
+	ck_assert_int_eq(parse("one_busy,hotplug=3@200,5@100,3@400,"
+			       "duration_ms=500"), 0);
+	ck_assert_uint_eq(o.nhotplug, 3);
+	ck_assert_uint_eq(o.hotplug[0].cpu, 5);
+	ck_assert_uint_eq(o.hotplug[0].at_ms, 100);
+	ck_assert_uint_eq(o.hotplug[1].cpu, 3);
+	ck_assert_uint_eq(o.hotplug[1].at_ms, 200);
+	ck_assert_uint_eq(o.hotplug[2].at_ms, 400);
+	/* Same time: in the order given. */
+	ck_assert_int_eq(parse("one_busy,hotplug=2@10,1@10"), 0);
+	ck_assert_uint_eq(o.hotplug[0].cpu, 2);
+	ck_assert_uint_eq(o.hotplug[1].cpu, 1);
+	ck_assert_int_eq(parse("one_busy"), 0);
+	ck_assert_uint_eq(o.nhotplug, 0);
+}
+END_TEST
+
+START_TEST(test_hotplug_errors)
+{
+	ck_assert_int_eq(parse("one_busy,hotplug=3"), -22);
+	ck_assert_str_eq(err, "scenario: bad hotplug= entry '3' (expected "
+			 "CPU@MS, MS 0..3600000)");
+	ck_assert_int_eq(parse("one_busy,hotplug=@5"), -22);
+	ck_assert_int_eq(parse("one_busy,hotplug=1@"), -22);
+	ck_assert_int_eq(parse("one_busy,hotplug=1@x"), -22);
+	ck_assert_int_eq(parse("one_busy,hotplug=1@3600001"), -22);
+	ck_assert_int_eq(parse("one_busy,hotplug=1@1000"), -22);
+	ck_assert_str_eq(err, "scenario: hotplug= entry 1@1000 is not before "
+			 "duration_ms=1000");
+	ck_assert_int_eq(parse("all_idle,hotplug=1@10"), -22);
+	ck_assert_str_eq(err, "scenario: all_idle takes no hotplug= (the boot "
+			 "CPU, which runs the hotplug events, must be busy)");
+}
+END_TEST
+
 static Suite *scenario_suite(void)
 {
 	Suite *s = suite_create("scenario_opts");
@@ -81,6 +119,8 @@ static Suite *scenario_suite(void)
 	tcase_add_test(tc, test_none_and_defaults);
 	tcase_add_test(tc, test_keys_and_busy_lists);
 	tcase_add_test(tc, test_errors);
+	tcase_add_test(tc, test_hotplug_entries);
+	tcase_add_test(tc, test_hotplug_errors);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -18,6 +18,9 @@
  *     cancelled since: it queues the movable one when it idles again);
  *   - when no CPU is active, some idle CPU is programmed to wake no later
  *     than the first such event: nobody else would serve it.
+ * With --faults offline, a CPU that is offline (fault.c) is out of the
+ * hierarchy and inactive in its group instead; with --faults ipi-delay an
+ * IPI in flight counts as a wake-up (see sim_check_hierarchy()).
  */
 #include <stdlib.h>
 
@@ -159,6 +162,23 @@ static void trace_cpu_view(struct sim *s, unsigned int cpu,
 		  cv->wakeup == TMIGR_NONE_NS ? -1 : (long long)cv->wakeup);
 }
 
+/* An offline CPU (fault.c) is out of the hierarchy and inactive. */
+static void check_offline_cpu(struct sim *s, unsigned int cpu)
+{
+	struct tmigr_cpu_view cv;
+
+	if (!tmigr_cpu_get(cpu, &cv) || cv.online || cv.group < 0 ||
+	    (unsigned int)cv.group >= s->nr_groups) {
+		sim_violation(s, (int)cpu, -1,
+			      "offline CPU still online in the hierarchy");
+		return;
+	}
+	if (views[cv.group].active & cv.childmask)
+		sim_violation(s, (int)cpu, -1,
+			      "offline CPU active in group %d (bit 0x%x)",
+			      cv.group, cv.childmask);
+}
+
 /* Per-CPU part; returns the CPU's first event the hierarchy must serve. */
 static uint64_t check_cpu(struct sim *s, unsigned int cpu)
 {
@@ -167,6 +187,10 @@ static uint64_t check_cpu(struct sim *s, unsigned int cpu)
 	struct sim_timer *first;
 	uint64_t lb, gb;
 
+	if (c->state != CPU_ONLINE) {
+		check_offline_cpu(s, cpu);
+		return SIM_NONE;
+	}
 	if (!tmigr_cpu_get(cpu, &cv) || !cv.online || cv.group < 0 ||
 	    (unsigned int)cv.group >= s->nr_groups) {
 		sim_violation(s, (int)cpu, -1, "CPU not online in a group");
@@ -195,7 +219,8 @@ static uint64_t check_cpu(struct sim *s, unsigned int cpu)
 	first = sim_cpu_first_events(s, cpu, &lb, &gb);
 	if (gb >= lb)
 		return SIM_NONE;	/* it wakes itself first */
-	if (cv.cpuevt > gb && c->wake_ns > gb)
+	/* Timers moved to it (fault.c): it looks when the kick arrives. */
+	if (cv.cpuevt > gb && c->wake_ns > gb && !c->ipi)
 		sim_violation(s, (int)cpu, (int)first->id,
 			      "idle CPU's first movable event j%llu (%llu ns) not in the hierarchy (cpuevt %lld ns)",
 			      (unsigned long long)sim_ns2j(s, gb),
@@ -205,31 +230,57 @@ static uint64_t check_cpu(struct sim *s, unsigned int cpu)
 	return gb;
 }
 
+/*
+ * When idle CPU @c wakes next: its programmed wake-up, or a wake-up IPI
+ * in flight (--faults ipi-delay: it may arrive jiffies later).
+ */
+static uint64_t next_wake(const struct sim *s, const struct sim_cpu *c,
+			  bool *ipi)
+{
+	uint64_t ipi_ns;
+
+	if (!c->ipi || c->state != CPU_ONLINE)
+		return c->wake_ns;
+	*ipi = true;
+	ipi_ns = sim_j2ns(s, c->ipi_at_j);
+	return ipi_ns < c->wake_ns ? ipi_ns : c->wake_ns;
+}
+
 /**
  * sim_check_hierarchy - the invariants at the top of this file
  * @s: the run, at the end of a step
+ *
+ * With an IPI in flight the idle-hierarchy check accepts a wake-up up to
+ * --ipi-delay late (fault.c): the kicked CPU arms once it arrives.
  */
 void sim_check_hierarchy(struct sim *s)
 {
-	uint64_t need = SIM_NONE, wake = SIM_NONE;
+	uint64_t need = SIM_NONE, wake = SIM_NONE, slack = 0;
 	unsigned int first = 0;
+	bool ipi = false;
 
 	if (!read_groups(s))
 		return;
 	for (unsigned int id = 0; id < s->nr_groups; id++)
 		check_group(s, &views[id]);
 	for (unsigned int cpu = 0; cpu < s->cfg.cpus; cpu++) {
-		uint64_t gb = check_cpu(s, cpu);
+		uint64_t gb = check_cpu(s, cpu), w;
 
 		if (gb < need)
 			need = gb;
-		if (!s->cpus[cpu].busy && s->cpus[cpu].wake_ns < wake) {
-			wake = s->cpus[cpu].wake_ns;
+		if (s->cpus[cpu].busy)
+			continue;
+		w = next_wake(s, &s->cpus[cpu], &ipi);
+		if (w < wake) {
+			wake = w;
 			first = cpu;
 		}
 	}
+	if (ipi)
+		slack = sim_fault_slack(s) * s->tick_ns;
 	if (s->cfg.model == TIMER_MODEL_PULL && need != SIM_NONE &&
-	    !views[root_id].active && wake > need)
+	    !views[root_id].active && wake > need &&
+	    (!slack || wake - need > slack))
 		sim_violation(s, (int)first, -1,
 			      "hierarchy idle, first movable event j%llu, but the first CPU to wake does at %s%lld",
 			      (unsigned long long)sim_ns2j(s, need),

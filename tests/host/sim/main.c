@@ -6,6 +6,8 @@
  *             [--model pull|push|local|all] [--seed S] [--steps J]
  *             [--hz 100|250|1000] [--wrap J] [--workload mixed|steady]
  *             [--verbose N] [--trace-timer T] [--trace-cpu C]
+ *   tmigr_sim --torture [--ops N] [--faults offline,ipi-delay|none]
+ *             [--ipi-delay J] [--offline-rate P] [the options above]
  *   tmigr_sim [--list] [--scale X]
  *
  * With no argument (as the test harness runs it) or with --list it runs
@@ -15,6 +17,16 @@
  * multiplies the list's steps, for the unsanitized `make sim-bench`.
  * --wrap J starts jiffies J before 2^64, as the kernel's tick does, so the
  * run crosses the wrap; the ns clock never wraps.
+ *
+ * --torture runs until N operations (default 10 million: timer arms,
+ * re-arms, cancels and deletes in bursts, CPUs going busy or idle, CPUs
+ * going offline or online) instead of --steps, with faults (fault.c;
+ * default both): CPUs going offline inside other CPUs' hierarchy walks and
+ * coming back, and wake-up IPIs up to --ipi-delay jiffies late (default
+ * 3).  --offline-rate is the chance of an offline request per step and 64
+ * CPUs, in permille (default 20).  It prints a "torture" line too.  The
+ * default list ends with a short torture run; `make sim-torture` runs 10
+ * million operations at 64, 512 and 4096 CPUs.
  *
  * One summary line per run; with the list, also a line in Check's verbose
  * format ("file:line:P|F:suite:test:0: message") so tests/boot/run_tests.py
@@ -54,6 +66,11 @@ static const struct list_entry default_list[] = {
 	{ 512, 16, SHAPE_UNEVEN, 4000, 5, 0, 0, false },
 	{ 4096, 64, SHAPE_INTERLEAVED, 1500, 6, 700, 0, false },
 	{ 4096, 64, SHAPE_EVEN, 400, 8, 0, 0, true },
+};
+
+/* Short torture runs of the default list: a few seconds under ASan. */
+static const struct list_entry torture_list[] = {
+	{ 64, 8, SHAPE_INTERLEAVED, 200000, 9, 0, 0, false },
 };
 
 static const enum timer_model models[] = {
@@ -135,17 +152,60 @@ static void print_compare(const struct sim_config *c,
 	fflush(stdout);
 }
 
+static void print_torture(const struct sim_config *c,
+			  const struct sim_stats *st, double ms)
+{
+	printf("torture cpus=%u nodes=%u shape=%s model=%s seed=%llu faults=%s ipi_delay=%u ops=%llu steps=%llu wall_s=%.2f ops_per_s=%.0f offlines=%llu",
+	       c->cpus, c->nodes, sim_shape_name(c->shape),
+	       sim_model_name(c->model), (unsigned long long)c->seed,
+	       sim_faults_name(c->faults), c->ipi_delay,
+	       (unsigned long long)st->ops, (unsigned long long)st->steps,
+	       ms / 1e3, ms > 0 ? st->ops / (ms / 1e3) : 0,
+	       (unsigned long long)st->offlines);
+	for (unsigned int i = 0; i < NR_SIM_AT; i++)
+		printf(" off_at_%s=%llu", sim_at_name(i),
+		       (unsigned long long)st->offline_at[i]);
+	printf(" off_pulled=%llu handovers=%llu dead_later=%llu onlines=%llu online_in_walk=%llu offline_max=%llu moved=%llu add_on_offline=%llu ipis=%llu ipis_delayed=%llu ipis_coalesced=%llu ipis_dropped=%llu armed=%llu modified=%llu expired=%llu cancelled=%llu pending=%llu late_max_j=%llu late_relaxed=%llu lost=%llu twice=%llu early=%llu violations=%llu\n",
+	       (unsigned long long)st->offline_pulled,
+	       (unsigned long long)st->handovers,
+	       (unsigned long long)st->dead_later,
+	       (unsigned long long)st->onlines,
+	       (unsigned long long)st->online_in_walk,
+	       (unsigned long long)st->offline_max,
+	       (unsigned long long)st->moved,
+	       (unsigned long long)st->add_on_offline,
+	       (unsigned long long)st->ipis,
+	       (unsigned long long)st->ipis_delayed,
+	       (unsigned long long)st->ipis_coalesced,
+	       (unsigned long long)st->ipis_dropped,
+	       (unsigned long long)st->armed,
+	       (unsigned long long)st->modified,
+	       (unsigned long long)st->expired,
+	       (unsigned long long)st->cancelled,
+	       (unsigned long long)st->pending,
+	       (unsigned long long)st->late_max_j,
+	       (unsigned long long)st->late_relaxed,
+	       (unsigned long long)st->lost, (unsigned long long)st->twice,
+	       (unsigned long long)st->early,
+	       (unsigned long long)st->violations);
+	fflush(stdout);
+}
+
 /* One run; @check: also print the Check-format result line. */
 static int run_one(const struct sim_config *c, struct sim_stats *st,
 		   bool check)
 {
 	double t0 = now_ms();
 	int ret = sim_run(c, st);
+	double ms = now_ms() - t0;
 
-	print_summary(c, st, now_ms() - t0);
+	print_summary(c, st, ms);
+	if (c->ops)
+		print_torture(c, st, ms);
 	if (check)
-		printf("tests/host/sim/main.c:0:%c:sim:cpus%u_nodes%u_%s_%s_seed%llu:0: %s\n",
-		       ret ? 'F' : 'P', c->cpus, c->nodes,
+		printf("tests/host/sim/main.c:0:%c:sim:%scpus%u_nodes%u_%s_%s_seed%llu:0: %s\n",
+		       ret ? 'F' : 'P', c->ops ? "torture_" : "",
+		       c->cpus, c->nodes,
 		       sim_shape_name(c->shape), sim_model_name(c->model),
 		       (unsigned long long)c->seed,
 		       ret < 0 ? "could not set up" :
@@ -195,6 +255,19 @@ static int run_list(unsigned int hz, double scale, unsigned int verbose)
 		};
 		worst = worse(worst, run_models(&c, true, true));
 	}
+	for (unsigned int i = 0; i < sizeof(torture_list) /
+				     sizeof(*torture_list); i++) {
+		const struct list_entry *e = &torture_list[i];
+		struct sim_config c = {
+			.cpus = e->cpus, .nodes = e->nodes, .shape = e->shape,
+			.seed = e->seed, .hz = hz, .verbose = verbose,
+			.trace_timer = -1, .trace_cpu = -1,
+			.ops = (uint64_t)(e->steps * scale),
+			.faults = SIM_FAULT_OFFLINE | SIM_FAULT_IPI_DELAY,
+			.ipi_delay = 3, .offline_rate = 20,
+		};
+		worst = worse(worst, run_models(&c, false, true));
+	}
 	printf("sim list: %s in %.1f s\n", worst ? "FAILED" : "all passed",
 	       (now_ms() - t0) / 1e3);
 	return worst < 0 ? 2 : worst;
@@ -217,6 +290,8 @@ static void usage(void)
 		"                 [--model pull|push|local|all] [--seed S] [--steps J]\n"
 		"                 [--hz 100|250|1000] [--wrap J] [--workload mixed|steady]\n"
 		"                 [--verbose N] [--trace-timer T] [--trace-cpu C]\n"
+		"                 [--torture] [--ops N] [--faults offline,ipi-delay|none]\n"
+		"                 [--ipi-delay J] [--offline-rate P]\n"
 		"       tmigr_sim [--list] [--scale X]   (the default runs)\n");
 }
 
@@ -237,14 +312,21 @@ int main(int argc, char **argv)
 		{ "workload", required_argument, NULL, 'W' },
 		{ "trace-timer", required_argument, NULL, 'T' },
 		{ "trace-cpu", required_argument, NULL, 'C' },
+		{ "torture", no_argument, NULL, 'X' },
+		{ "ops", required_argument, NULL, 'o' },
+		{ "faults", required_argument, NULL, 'f' },
+		{ "ipi-delay", required_argument, NULL, 'd' },
+		{ "offline-rate", required_argument, NULL, 'r' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct sim_config c = {
 		.cpus = 8, .nodes = 1, .shape = SHAPE_EVEN,
 		.model = TIMER_MODEL_PULL, .seed = 1, .steps = 10000,
 		.hz = 1000, .trace_timer = -1, .trace_cpu = -1,
+		.faults = SIM_FAULT_OFFLINE | SIM_FAULT_IPI_DELAY,
+		.ipi_delay = 3, .offline_rate = 20,
 	};
-	bool list = argc == 1, all = false;
+	bool list = argc == 1, all = false, torture = false;
 	double scale = 1;
 	int opt, ret;
 
@@ -296,6 +378,23 @@ int main(int argc, char **argv)
 			if (parse_model(optarg, &c.model, &all))
 				goto bad;
 			break;
+		case 'X':
+			torture = true;
+			break;
+		case 'o':
+			c.ops = strtoull(optarg, NULL, 0);
+			torture = true;
+			break;
+		case 'f':
+			if (sim_faults_parse(optarg, &c.faults))
+				goto bad;
+			break;
+		case 'd':
+			c.ipi_delay = (unsigned int)strtoul(optarg, NULL, 0);
+			break;
+		case 'r':
+			c.offline_rate = (unsigned int)strtoul(optarg, NULL, 0);
+			break;
 		default:
 			goto bad;
 		}
@@ -307,6 +406,11 @@ int main(int argc, char **argv)
 		goto bad;
 	if (list)
 		return run_list(c.hz, scale, c.verbose);
+	/* Faults only torture; --ops 0 would never end a step. */
+	if (!torture)
+		c.faults = 0;
+	else if (!c.ops)
+		c.ops = 10000000;
 	ret = run_models(&c, all, false);
 	return ret < 0 ? 2 : ret;
 bad:

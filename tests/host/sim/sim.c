@@ -28,9 +28,18 @@
  * armed LAPIC is not cancelled either: those are counted as hier_stale.
  * Anything else is a violation: the CPU would wake for something it need
  * not serve.
+ *
+ * Under --torture (fault.c) CPUs also go offline and come back, from the
+ * race points this file's hook sees (it passes them on) or between steps,
+ * and wake-up IPIs may arrive jiffies late: each queued IPI carries the
+ * jiffy it arrives at, and one sent while another is in flight to the
+ * same CPU merges with it.  ctx/ctx_cpu say what the CPU in timer/ is
+ * doing (its tick, or its idle entry), which tells the hook what locks
+ * the walk it interrupts holds.
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "tests/host/sim/sim.h"
 #include "timer/timer_migration.h"
@@ -46,16 +55,34 @@ static struct sim *cur_sim;
 static void wake_hook(unsigned int cpu)
 {
 	struct sim *s = cur_sim;
+	struct sim_cpu *c;
+	uint64_t at;
 
 	s->st.ipis++;
 	if ((int)cpu != s->expect_ipi)
 		sim_violation(s, (int)cpu, -1,
 			      "wake-up IPI from CPU %u that no pinned timer asked for",
 			      host_cpu);
-	if (cpu < s->cfg.cpus && !s->cpus[cpu].ipi) {
-		s->cpus[cpu].ipi = true;
-		s->ipi_queue[s->nr_ipi++] = cpu;
+	if (cpu >= s->cfg.cpus)
+		return;
+	c = &s->cpus[cpu];
+	if (c->state != CPU_ONLINE) {
+		sim_violation(s, (int)cpu, -1,
+			      "wake-up IPI from CPU %u to an offline CPU",
+			      host_cpu);
+		return;
 	}
+	/* A second IPI before the first arrived is the same interrupt. */
+	at = sim_ipi_arrival(s);
+	if (c->ipi) {
+		s->st.ipis_coalesced++;
+		if (timer_before(at, c->ipi_at_j))
+			c->ipi_at_j = at;
+		return;
+	}
+	c->ipi = true;
+	c->ipi_at_j = at;
+	s->ipi_queue[s->nr_ipi++] = cpu;
 }
 
 /* Start jiffy s->now_j + 1 now, wherever the run is. */
@@ -81,6 +108,8 @@ static void race_hook(int id)
 	struct sim *s = cur_sim;
 	struct sim_rng r;
 
+	if (s->fault)
+		sim_fault_race_point(s, id);
 	if (id != TMIGR_RP_SOFTIRQ_REMOTE || s->jumped || !s->in_ticks)
 		return;
 	/* Mostly in idle CPUs' softirqs: the migrator-on-idle's own event. */
@@ -92,15 +121,38 @@ static void race_hook(int id)
 	next_jiffy(s);
 }
 
-/* The tick on the current CPU @cpu: timer_tick(), softirq if raised. */
-static void run_tick(unsigned int cpu)
+/* Enter context @ctx of CPU @cpu; returns the previous one for ctx_exit(). */
+static enum sim_ctx ctx_enter(struct sim *s, enum sim_ctx ctx,
+			      unsigned int cpu, unsigned int *old_cpu)
 {
-	unsigned int raised = host_softirq_raised[cpu];
+	enum sim_ctx old = s->ctx;
 
+	*old_cpu = s->ctx_cpu;
+	s->ctx = ctx;
+	s->ctx_cpu = cpu;
+	return old;
+}
+
+static void ctx_exit(struct sim *s, enum sim_ctx old, unsigned int old_cpu)
+{
+	s->ctx = old;
+	s->ctx_cpu = old_cpu;
+}
+
+/* The tick on CPU @cpu: timer_tick(), softirq if raised. */
+static void run_tick(struct sim *s, unsigned int cpu)
+{
+	unsigned int raised = host_softirq_raised[cpu], old_cpu;
+	enum sim_ctx old;
+
+	if (s->cpus[cpu].state != CPU_ONLINE)
+		sim_violation(s, (int)cpu, -1, "an offline CPU ticks");
 	host_set_cpu(cpu);
+	old = ctx_enter(s, CTX_TICK, cpu, &old_cpu);
 	timer_tick();
 	if (host_softirq_raised[cpu] != raised)
 		run_timer_softirq();
+	ctx_exit(s, old, old_cpu);
 }
 
 /* The jiffy start at or after @ns (the simulator acts at jiffy starts). */
@@ -122,6 +174,17 @@ static void note_wakeup(struct sim *s, unsigned int cpu, bool remote)
 
 	if (w == TMIGR_NONE_NS || remote || sim_hierarchy_idle())
 		s->cpus[cpu].hier_wakeup = w;
+}
+
+/**
+ * sim_note_wakeup - CPU @cpu's tmigr wakeup was just set legitimately
+ * @s: the run
+ * @cpu: e.g. the CPU tmigr_cpu_offline() handed the first event to
+ */
+void sim_note_wakeup(struct sim *s, unsigned int cpu)
+{
+	if (s->cfg.model == TIMER_MODEL_PULL)
+		note_wakeup(s, cpu, true);
 }
 
 /*
@@ -190,14 +253,24 @@ static enum sim_wake classify(struct sim *s, unsigned int cpu, uint64_t wake)
 static void program_idle(struct sim *s, unsigned int cpu)
 {
 	struct sim_cpu *c = &s->cpus[cpu];
+	unsigned int old_cpu;
+	enum sim_ctx old;
 	bool stop = false;
 	uint64_t w;
 
 	host_set_cpu(cpu);
+	/*
+	 * A CPU going offline or online inside this call (fault.c) may
+	 * change whether the hierarchy is idle after this CPU's walk took
+	 * its wakeup from it: the wakeup is then legitimate either way.
+	 */
+	s->faulted = false;
+	old = ctx_enter(s, CTX_IDLE, cpu, &old_cpu);
 	w = timer_nohz_next_event(s->now_j, s->now_ns, &stop);
+	ctx_exit(s, old, old_cpu);
 	c->asked_ns = w;
 	if (s->cfg.model == TIMER_MODEL_PULL)
-		note_wakeup(s, cpu, false);
+		note_wakeup(s, cpu, s->faulted);
 	if (!stop) {
 		/* The next tick: after the last one, even if the jiffy ended. */
 		c->tick_stopped = false;
@@ -294,11 +367,11 @@ static void wake_idle(struct sim *s, unsigned int cpu, enum sim_wake why)
 	if (s->cfg.model == TIMER_MODEL_PULL) {
 		uint64_t before = sim_tmigr_wakeup(cpu);
 
-		run_tick(cpu);
+		run_tick(s, cpu);
 		if (sim_tmigr_wakeup(cpu) != before)
 			note_wakeup(s, cpu, true);
 	} else {
-		run_tick(cpu);
+		run_tick(s, cpu);
 	}
 	if (s->st.expired == expired)
 		s->st.wakes_empty[why]++;
@@ -306,24 +379,45 @@ static void wake_idle(struct sim *s, unsigned int cpu, enum sim_wake why)
 }
 
 /**
- * sim_deliver_ipis - wake the CPUs that wake-up IPIs were sent to
+ * sim_deliver_ipis - wake the CPUs whose wake-up IPIs have arrived
  * @s: the run
  *
  * IPIs are queued by the hook (which runs under timer/'s locks) and
- * delivered here, after the call that sent them.
+ * delivered here, after the call that sent them, or with --faults
+ * ipi-delay at the jiffy sim_ipi_arrival() chose.  IPIs sent while
+ * delivering are delivered too if they are due.  One that was in flight
+ * to a CPU that went offline since is dropped.
  */
 void sim_deliver_ipis(struct sim *s)
 {
 	unsigned int saved = host_cpu;
+	bool again = s->nr_ipi != 0;
 
-	for (unsigned int i = 0; i < s->nr_ipi; i++) {
-		unsigned int cpu = s->ipi_queue[i];
+	while (again) {
+		unsigned int n = s->nr_ipi;
 
-		s->cpus[cpu].ipi = false;
-		if (!s->cpus[cpu].busy)
-			wake_idle(s, cpu, WAKE_IPI);
+		again = false;
+		memcpy(s->ipi_scratch, s->ipi_queue, n * sizeof(*s->ipi_queue));
+		s->nr_ipi = 0;
+		for (unsigned int i = 0; i < n; i++) {
+			unsigned int cpu = s->ipi_scratch[i];
+			struct sim_cpu *c = &s->cpus[cpu];
+
+			if (c->state == CPU_ONLINE &&
+			    timer_after(c->ipi_at_j, s->now_j)) {
+				s->ipi_queue[s->nr_ipi++] = cpu;
+				continue;
+			}
+			c->ipi = false;
+			if (c->state != CPU_ONLINE) {
+				s->st.ipis_dropped++;
+				continue;
+			}
+			again = true;
+			if (!c->busy)
+				wake_idle(s, cpu, WAKE_IPI);
+		}
 	}
-	s->nr_ipi = 0;
 	host_set_cpu(saved);
 }
 
@@ -369,7 +463,7 @@ static void run_jiffy(struct sim *s)
 		if (c->busy) {
 			s->st.busy_jiffies++;
 			c->tick_j = s->now_j;
-			run_tick(cpu);
+			run_tick(s, cpu);
 		} else if (c->wake_ns <= s->now_ns) {
 			wake_idle(s, cpu, c->reason);
 		}
@@ -382,7 +476,7 @@ static void run_jiffy(struct sim *s)
 
 			if (c->busy && c->tick_j != s->now_j) {
 				c->tick_j = s->now_j;
-				run_tick(cpu);
+				run_tick(s, cpu);
 			}
 		}
 		sim_deliver_ipis(s);
@@ -439,6 +533,8 @@ static void teardown(struct sim *s)
 	free(s->bases);
 	free(s->cpus);
 	free(s->ipi_queue);
+	free(s->ipi_scratch);
+	sim_fault_free(s);
 	cur_sim = NULL;
 }
 
@@ -461,21 +557,29 @@ int sim_run(const struct sim_config *cfg, struct sim_stats *out)
 	s.now_ns = SIM_NS_BASE;
 	s.cpus = calloc(cfg->cpus, sizeof(*s.cpus));
 	s.ipi_queue = calloc(cfg->cpus, sizeof(*s.ipi_queue));
+	s.ipi_scratch = calloc(cfg->cpus, sizeof(*s.ipi_scratch));
 	cur_sim = &s;
-	if (!s.cpus || !s.ipi_queue || boot(&s) || sim_work_init(&s)) {
+	if (!s.cpus || !s.ipi_queue || !s.ipi_scratch || boot(&s) ||
+	    sim_work_init(&s) || sim_fault_init(&s)) {
 		fprintf(stderr, "sim: cannot set up cpus=%u nodes=%u shape=%s\n",
 			cfg->cpus, cfg->nodes, sim_shape_name(cfg->shape));
 		goto out;
 	}
 	sim_watchdog_arm(&s);
-	for (s.step = 1; s.step <= cfg->steps; s.step++) {
+	/* --ops: as many steps as the operations take. */
+	for (s.step = 1; cfg->ops ? s.st.ops < cfg->ops : s.step <= cfg->steps;
+	     s.step++) {
 		sim_watchdog_step(s.step);
 		s.jumped = false;
 		next_jiffy(&s);
 		run_jiffy(&s);
+		if (s.fault)
+			sim_fault_step(&s);
 		sim_work_step(&s);
 		sim_work_check(&s);
 		sim_check_hierarchy(&s);
+		if (s.fault)
+			sim_fault_check(&s);
 		if (host_warn_hits != s.st.warns) {
 			s.st.warns = host_warn_hits;
 			sim_violation(&s, (int)host_cpu, -1,

@@ -13,6 +13,8 @@
  *   work.c    the random workload and the timers' bookkeeping
  *   check.c   hierarchy invariants read through tmigr_*_get()
  *   topo.c    the CPU-to-node/core shapes
+ *   fault.c   torture faults: CPUs going offline and online inside other
+ *             CPUs' walks, delayed and coalesced wake-up IPIs
  */
 #ifndef TESTS_HOST_SIM_SIM_H
 #define TESTS_HOST_SIM_SIM_H
@@ -27,6 +29,10 @@
 
 enum sim_shape { SHAPE_EVEN, SHAPE_UNEVEN, SHAPE_INTERLEAVED, SHAPE_SMT };
 
+/* Torture faults (--faults), see fault.c. */
+#define SIM_FAULT_OFFLINE	0x1u	/* CPUs go offline and come back */
+#define SIM_FAULT_IPI_DELAY	0x2u	/* wake-up IPIs late, coalesced */
+
 struct sim_config {
 	unsigned int cpus;
 	unsigned int nodes;
@@ -40,6 +46,10 @@ struct sim_config {
 	unsigned int verbose;	/* violations printed beyond the first */
 	int trace_timer;	/* print every event of this timer, or -1 */
 	int trace_cpu;		/* print every transition of this CPU, or -1 */
+	uint64_t ops;		/* torture: run until this many operations */
+	unsigned int faults;	/* SIM_FAULT_* */
+	unsigned int ipi_delay;	/* jiffies an IPI may be late, at most */
+	unsigned int offline_rate;	/* permille a step, per 64 CPUs */
 };
 
 /* Why an idle CPU's wake-up was programmed or delivered. */
@@ -53,6 +63,26 @@ enum sim_wake {
 	WAKE_IRQ,	/* a device interrupt (workload), not a timer */
 	NR_SIM_WAKE
 };
+
+/*
+ * Where a CPU went offline: inside another CPU's walk at one of timer/'s
+ * race points (timer_migration.h), or between two CPUs' actions.
+ */
+enum sim_at {
+	AT_STEP,		/* between the workload's actions */
+	AT_INACTIVE_CMPXCHG,	/* a CPU going idle, about to cmpxchg */
+	AT_UPDATE_EVENTS,	/* a CPU going idle, queueing its event */
+	AT_REMOTE_CPU,		/* a migrator about to pull a CPU */
+	AT_REMOTE_UNLOCKED,	/* a migrator pulling a CPU, unlocked */
+	AT_SOFTIRQ_REMOTE,	/* a softirq between own and remote timers */
+	NR_SIM_AT
+};
+
+/* Hotplug state: DYING is out of the hierarchy, timers not moved yet. */
+enum sim_cpu_state { CPU_ONLINE, CPU_DYING, CPU_DEAD };
+
+/* What the CPU of the current timer/ call is doing (race point safety). */
+enum sim_ctx { CTX_NONE, CTX_TICK, CTX_IDLE };
 
 struct sim_stats {
 	uint64_t steps;
@@ -77,6 +107,22 @@ struct sim_stats {
 	uint64_t warns;		/* WARN_ON_ONCE hits inside timer/ */
 	uint64_t busy_jiffies;	/* sum over jiffies of busy CPUs */
 	uint64_t time_jumps;	/* jiffies that began inside a softirq */
+	/* torture (fault.c) */
+	uint64_t ops;		/* timer ops, busy/idle changes, hotplug */
+	uint64_t offlines;	/* tmigr_cpu_offline() of a CPU */
+	uint64_t offline_at[NR_SIM_AT];	/* where it happened */
+	uint64_t offline_pulled;	/* the CPU a migrator was pulling */
+	uint64_t handovers;	/* tmigr_cpu_offline() kicked a successor */
+	uint64_t onlines;	/* tmigr_cpu_online() of a CPU again */
+	uint64_t online_in_walk;	/* of those, inside another's walk */
+	uint64_t dead_later;	/* timers_cpu_dead() jiffies after */
+	uint64_t moved;		/* timers moved by timers_cpu_dead() */
+	uint64_t offline_max;	/* most CPUs offline at once */
+	uint64_t ipis_delayed;	/* delivered a jiffy or more late */
+	uint64_t ipis_coalesced;	/* merged into one already in flight */
+	uint64_t ipis_dropped;	/* in flight to a CPU that went offline */
+	uint64_t add_on_offline;	/* add_timer_on() of an offline CPU */
+	uint64_t late_relaxed;	/* expiries that needed the fault slack */
 };
 
 /* One virtual CPU as the simulator sees it. */
@@ -92,6 +138,10 @@ struct sim_cpu {
 	uint64_t tick_j;	/* jiffy of its last tick (busy, or woken) */
 	unsigned int wakes_now;	/* wakes in the current jiffy (storm guard) */
 	struct sim_timer *head;	/* sim's list of timers on its bases */
+	enum sim_cpu_state state;
+	uint64_t ipi_at_j;	/* the waiting IPI arrives at this jiffy */
+	uint64_t off_j;		/* DYING: jiffy of tmigr_cpu_offline() */
+	uint64_t until_j;	/* DYING: timers_cpu_dead(); DEAD: back up */
 };
 
 /* A timer of the workload, with what the simulator knows about it. */
@@ -108,6 +158,7 @@ struct sim_timer {
 	uint64_t bucket;	/* jiffy its wheel bucket is due */
 	uint32_t idle_gen;	/* of @cpu when armed (deferrable exemption) */
 	uint64_t period;	/* re-arms in its callback if non-zero */
+	uint64_t slack;		/* extra lateness: moved by timers_cpu_dead() */
 	struct sim_timer *next, **pprev;	/* on sim_cpu.head */
 };
 
@@ -133,6 +184,11 @@ struct sim {
 	unsigned int nr_ipi;
 	unsigned int nr_groups;	/* of the hierarchy, read by check.c */
 	void *bases;		/* timer_init() storage */
+	unsigned int *ipi_scratch;	/* sim_deliver_ipis() */
+	enum sim_ctx ctx;
+	unsigned int ctx_cpu;	/* the CPU of ctx */
+	bool faulted;		/* a fault fired inside the current call */
+	struct sim_fault *fault;	/* fault.c's state, NULL: no faults */
 };
 
 /* "None" for ns values (jiffies wrap, so they have no free value). */
@@ -154,10 +210,23 @@ static inline uint64_t sim_ns2j(const struct sim *s, uint64_t ns)
 
 /* sim.c */
 int sim_run(const struct sim_config *cfg, struct sim_stats *out);
+void sim_note_wakeup(struct sim *s, unsigned int cpu);
 void sim_cpu_enter_idle(struct sim *s, unsigned int cpu);
 void sim_cpu_exit_idle(struct sim *s, unsigned int cpu);
 void sim_cpu_irq_exit(struct sim *s, unsigned int cpu);
 void sim_deliver_ipis(struct sim *s);
+
+/* fault.c */
+int sim_fault_init(struct sim *s);
+void sim_fault_free(struct sim *s);
+void sim_fault_step(struct sim *s);
+void sim_fault_race_point(struct sim *s, int id);
+void sim_fault_check(struct sim *s);
+uint64_t sim_ipi_arrival(struct sim *s);
+uint64_t sim_fault_slack(const struct sim *s);
+const char *sim_at_name(enum sim_at at);
+const char *sim_faults_name(unsigned int faults);
+int sim_faults_parse(const char *list, unsigned int *faults);
 
 /* report.c */
 void sim_violation(struct sim *s, int cpu, int timer, const char *fmt, ...)
@@ -175,6 +244,8 @@ void sim_work_check(struct sim *s);
 void sim_work_finish(struct sim *s);
 struct sim_timer *sim_cpu_first_events(struct sim *s, unsigned int cpu,
 				       uint64_t *local, uint64_t *global);
+unsigned int sim_work_move_timers(struct sim *s, unsigned int from,
+				  unsigned int to, uint64_t since_j);
 
 /* check.c */
 bool sim_check_boot(struct sim *s);

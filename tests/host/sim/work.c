@@ -72,9 +72,15 @@ static void list_del_timer(struct sim_timer *st)
 }
 
 /* Lateness allowed: the level's granularity plus one jiffy of migration. */
-static uint64_t late_bound(const struct sim_timer *st)
+static uint64_t base_bound(const struct sim_timer *st)
 {
 	return (1ull << (LVL_CLK_SHIFT * st->level)) + 1;
+}
+
+/* With faults, plus what they may cost (fault.c, top of file). */
+static uint64_t late_bound(const struct sim *s, const struct sim_timer *st)
+{
+	return base_bound(st) + st->slack + sim_fault_slack(s);
 }
 
 static bool exempt(const struct sim *s, const struct sim_timer *st)
@@ -99,23 +105,37 @@ static uint64_t random_delay(struct sim_rng *rng)
 	return 4032 + sim_rng_below(rng, 32256 - 4032);
 }
 
+/*
+ * Level and due jiffy of @st's bucket from timer->idx, as calc_index()
+ * computed them.  One already due when it was queued (only a timer moved
+ * by timers_cpu_dead() can be) went into the base's current bucket: due
+ * now, as far as the simulator acts.
+ */
+static void note_bucket(struct sim *s, struct sim_timer *st)
+{
+	uint64_t e;
+
+	st->level = st->t.idx >> LVL_BITS;
+	e = (st->expires >> (LVL_CLK_SHIFT * st->level)) + 1;
+	st->bucket = e << (LVL_CLK_SHIFT * st->level);
+	if (timer_before(st->expires, s->now_j))
+		st->bucket = s->now_j;
+	st->idle_gen = s->cpus[st->cpu].idle_gen;
+	st->armed_idle = !s->cpus[st->cpu].busy;
+}
+
 /* Record what the wheel now holds for @st after an arm that enqueued it. */
 static void note_enqueued(struct sim *s, struct sim_timer *st,
 			  uint64_t expires, bool was_pending)
 {
-	uint64_t e;
-
 	if (was_pending)
 		list_del_timer(st);
 	st->pending = true;
 	st->reported = false;
 	st->expires = expires;
+	st->slack = 0;
 	st->cpu = st->t.flags & TIMER_CPUMASK;
-	st->level = st->t.idx >> LVL_BITS;
-	e = (expires >> (LVL_CLK_SHIFT * st->level)) + 1;
-	st->bucket = e << (LVL_CLK_SHIFT * st->level);
-	st->idle_gen = s->cpus[st->cpu].idle_gen;
-	st->armed_idle = !s->cpus[st->cpu].busy;
+	note_bucket(s, st);
 	list_add_timer(s, st);
 	if (st->t.expires != expires)
 		sim_violation(s, -1, (int)st->id,
@@ -124,6 +144,9 @@ static void note_enqueued(struct sim *s, struct sim_timer *st,
 			      (unsigned long long)expires);
 	if (st->cpu >= s->cfg.cpus)
 		sim_violation(s, -1, (int)st->id, "queued on CPU %u", st->cpu);
+	else if (s->cpus[st->cpu].state == CPU_DEAD)
+		sim_violation(s, (int)st->cpu, (int)st->id,
+			      "queued on an offline CPU (by CPU %u)", host_cpu);
 	if (was_pending)
 		s->st.modified++;
 	else
@@ -132,6 +155,32 @@ static void note_enqueued(struct sim *s, struct sim_timer *st,
 		sim_trace(s, "timer=%u armed by cpu %u: expires j%llu on cpu %u level %u bucket j%llu",
 			  st->id, host_cpu, (unsigned long long)expires,
 			  st->cpu, st->level, (unsigned long long)st->bucket);
+}
+
+/*
+ * add_timer_on(@cpu): an offline @cpu warns once (WARN_ON_ONCE counts
+ * every hit) and the timer goes on the calling CPU.  Returns the CPU the
+ * timer must be on.
+ */
+static unsigned int add_on(struct sim *s, struct sim_timer *st,
+			   unsigned int cpu)
+{
+	bool dead = s->cpus[cpu].state == CPU_DEAD;
+	unsigned int warns = host_warn_hits;
+
+	s->expect_ipi = (int)cpu;
+	add_timer_on(&st->t, cpu);
+	s->expect_ipi = -1;
+	if (!dead)
+		return cpu;
+	s->st.add_on_offline++;
+	if (host_warn_hits == warns + 1)
+		s->st.warns++;		/* the warning it must give */
+	else
+		sim_violation(s, (int)cpu, (int)st->id,
+			      "add_timer_on() of an offline CPU: %u warnings",
+			      host_warn_hits - warns);
+	return host_cpu;
 }
 
 /*
@@ -165,9 +214,7 @@ static void arm(struct sim *s, struct sim_timer *st, uint64_t expires,
 		break;
 	case ARM_ADD_ON:
 		st->t.expires = expires;
-		s->expect_ipi = (int)cpu;
-		add_timer_on(&st->t, cpu);
-		s->expect_ipi = -1;
+		cpu = add_on(s, st, cpu);
 		want = ret;
 		break;
 	}
@@ -233,12 +280,17 @@ static void sim_timer_fn(struct timer_list *t)
 
 		if (late > s->st.late_max_j)
 			s->st.late_max_j = late;
-		if (late > late_bound(st))
+		if (late > base_bound(st))
+			s->st.late_relaxed++;
+		if (late > late_bound(s, st))
 			sim_violation(s, (int)cpu, (int)st->id,
 				      "late by %llu jiffies (level %u, cpu %u)",
 				      (unsigned long long)late, st->level,
 				      st->cpu);
 	}
+	if (s->cpus[cpu].state != CPU_ONLINE)
+		sim_violation(s, (int)cpu, (int)st->id,
+			      "timer ran on an offline CPU");
 	if (st->kind && cpu != st->cpu)
 		sim_violation(s, (int)cpu, (int)st->id,
 			      "%s timer of CPU %u expired on CPU %u",
@@ -294,14 +346,14 @@ int sim_work_init(struct sim *s)
 }
 
 /* One timer operation by CPU @cpu (busy, or idle in an interrupt). */
-static void work_timer_op(struct sim *s, unsigned int cpu,
-			  struct sim_rng *rng)
+static void timer_op(struct sim *s, unsigned int cpu, struct sim_rng *rng)
 {
 	struct sim_timer *st = &s->timers[sim_rng_below(rng, s->nr_timers)];
 	uint64_t expires = s->now_j + random_delay(rng);
 	uint64_t r = sim_rng_below(rng, 100);
 
 	host_set_cpu(cpu);
+	s->st.ops++;
 	if (r < 45) {
 		arm(s, st, expires, ARM_MOD, 0);
 	} else if (r < 55) {
@@ -317,13 +369,25 @@ static void work_timer_op(struct sim *s, unsigned int cpu,
 	} else if (r < 85 || st->kind != TIMER_PINNED) {
 		arm(s, st, expires, ARM_ADD, 0);
 	} else {
-		/* Mostly onto an idle CPU: the IPI case. */
+		/* Mostly onto an idle CPU: the IPI case; or an offline one. */
 		unsigned int to = (unsigned int)sim_rng_below(rng,
 							      s->cfg.cpus);
 
 		arm(s, st, expires, ARM_ADD_ON, to);
 	}
 	sim_deliver_ipis(s);
+}
+
+/* A burst of 1-4 operations under --ops, so a step carries more of them. */
+static void work_timer_op(struct sim *s, unsigned int cpu,
+			  struct sim_rng *rng)
+{
+	unsigned int n = 1;
+
+	if (s->cfg.ops)
+		n += (unsigned int)sim_rng_below(rng, 4);
+	while (n--)
+		timer_op(s, cpu, rng);
 }
 
 static void next_phase(struct sim *s, struct sim_rng *rng)
@@ -356,9 +420,12 @@ void sim_work_step(struct sim *s)
 		sim_rng_at(&rng, s->cfg.seed, s->step, cpu);
 		r = (unsigned int)sim_rng_below(&rng, 1000);
 
+		if (c->state != CPU_ONLINE)
+			continue;
 		if (!c->busy) {
 			if (r < phases[s->phase].to_busy) {
 				sim_cpu_exit_idle(s, cpu);
+				s->st.ops++;
 			} else if (r < phases[s->phase].to_busy +
 				   phases[s->phase].irq) {
 				work_timer_op(s, cpu, &rng);
@@ -366,11 +433,59 @@ void sim_work_step(struct sim *s)
 			}
 		} else if (r < phases[s->phase].to_idle) {
 			sim_cpu_enter_idle(s, cpu);
+			s->st.ops++;
 		} else if (r < phases[s->phase].to_idle +
 			   phases[s->phase].arm) {
 			work_timer_op(s, cpu, &rng);
 		}
 	}
+	/* Sent from a fault inside an idle entry (fault.c). */
+	sim_deliver_ipis(s);
+}
+
+/**
+ * sim_work_move_timers - timers_cpu_dead(@from, @to) was called: follow it
+ * @s: the run
+ * @from: the CPU going offline
+ * @to: the CPU its timers went to
+ * @since_j: jiffy @from left the hierarchy; from then on nobody ran them
+ *
+ * Each timer on @from must now be on @to, in the bucket its expiry takes
+ * there.  Its lateness bound grows by the jiffies it sat unserved, plus
+ * its old level's granularity: it may have been due on @from, unrun, and
+ * the move puts an overdue timer in @to's current bucket.  A deferrable
+ * one that @from had idled on since it was armed stays exempt (it may
+ * have been overdue long before); another is judged by @to's idleness
+ * from now on.  Returns how many moved.
+ */
+unsigned int sim_work_move_timers(struct sim *s, unsigned int from,
+				  unsigned int to, uint64_t since_j)
+{
+	struct sim_timer *st;
+	unsigned int n = 0;
+
+	while ((st = s->cpus[from].head)) {
+		uint64_t gran = 1ull << (LVL_CLK_SHIFT * st->level);
+		bool idled = st->armed_idle ||
+			     st->idle_gen != s->cpus[from].idle_gen;
+
+		list_del_timer(st);
+		n++;
+		if ((st->t.flags & TIMER_CPUMASK) != to)
+			sim_violation(s, (int)from, (int)st->id,
+				      "timers_cpu_dead() left it on CPU %u, not %u",
+				      st->t.flags & TIMER_CPUMASK, to);
+		st->cpu = to;
+		st->slack += s->now_j - since_j + 1 + gran;
+		note_bucket(s, st);
+		st->armed_idle |= idled;
+		list_add_timer(s, st);
+		if ((int)st->id == s->cfg.trace_timer)
+			sim_trace(s, "timer=%u moved from cpu %u to cpu %u: level %u bucket j%llu",
+				  st->id, from, to, st->level,
+				  (unsigned long long)st->bucket);
+	}
+	return n;
 }
 
 /**
@@ -427,8 +542,11 @@ void sim_work_check(struct sim *s)
 			sim_violation(s, -1, (int)i,
 				      "moved from CPU %u to CPU %u by itself",
 				      st->cpu, st->t.flags & TIMER_CPUMASK);
+		/* Unserved until the move, which grants the slack for it. */
+		if (s->cpus[st->cpu].state == CPU_DYING)
+			continue;
 		if (!st->reported && !exempt(s, st) &&
-		    timer_after(s->now_j, st->expires + late_bound(st))) {
+		    timer_after(s->now_j, st->expires + late_bound(s, st))) {
 			st->reported = true;
 			s->st.lost++;
 			sim_violation(s, (int)st->cpu, (int)i,

@@ -515,6 +515,40 @@ START_TEST(new_event_vs_last_cpu_idle_one_of_them_arms)
 }
 END_TEST
 
+static void cpu8_idle_without_event(void)
+{
+	tm_deactivate(8, TMIGR_NONE_NS);
+}
+
+/*
+ * Found by the simulator's torture mode, not in RACES.md: CPU 9 goes idle
+ * with an event while CPU 8 keeps their group active, so its walk stops
+ * at the group; before its event is queued there CPU 8 goes idle and
+ * passes the group's (empty) first event up.  CPU 9's event must still
+ * reach the root, where busy CPU 0 looks for it.
+ */
+START_TEST(event_queued_after_the_group_went_idle_reaches_the_root)
+{
+	uint64_t t = tm_ns(1300);
+
+	tm_setup(16, 1, 1000);
+	bring_up(16);
+	for (unsigned int cpu = 1; cpu < 16; cpu++)
+		if (cpu != 8 && cpu != 9)
+			tm_deactivate(cpu, TMIGR_NONE_NS);
+	/* CPU 9's cmpxchg is done, its event not yet queued. */
+	arm_hook(TMIGR_RP_UPDATE_EVENTS, 9, 0, cpu8_idle_without_event);
+	tm_deactivate(9, t);
+	ck_assert(hook.fired);
+	ck_assert_uint_eq(group_view(tm_root()).next_expiry, t);
+	host_set_now_ns(t);
+	host_set_cpu(0);
+	ck_assert(tmigr_requires_handle_remote());
+	tm_assert_invariants();
+	ck_assert_uint_eq(host_warn_hits, 0);
+}
+END_TEST
+
 static void cpu2_goes_idle(void)
 {
 	tm_idle(2);
@@ -716,6 +750,8 @@ static Suite *tmigr_races_suite(void)
 	tcase_add_test(tc, new_event_vs_last_cpu_idle_one_of_them_arms);
 	tcase_add_test(tc, offline_last_active_cpu_wakes_a_successor);
 	tcase_add_test(tc, cpu_leaving_idle_while_pulled_is_not_requeued);
+	tcase_add_test(tc,
+		       event_queued_after_the_group_went_idle_reaches_the_root);
 	tcase_add_test(tc,
 		       concurrent_walks_and_growth_keep_the_state_consistent);
 	suite_add_tcase(s, tc);

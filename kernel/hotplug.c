@@ -1,0 +1,301 @@
+/*
+ * CPU offline and online at run time (kernel/hotplug.h).
+ *
+ * Linux runs a state machine per CPU; here one request at a time is enough.
+ * The controller hands the going CPU a piece of work (smp_run_async()), so
+ * that CPU leaves idle and goes down from the running state, as Linux's
+ * hotplug thread does: offline in the map first (no new calls or work are
+ * sent to it), out of the hierarchy (tmigr_cpu_offline() may hand the first
+ * global event to another CPU, RACES.md 13), tick stopped, timers moved to
+ * the controller (timers_cpu_dead()).  It then parks in the idle loop.
+ *
+ * A request that is not taken within a second (the CPU was busy with other
+ * work) is cancelled: the work, when it finally runs, sees the state is no
+ * longer PENDING, or belongs to an older generation, and does nothing.
+ */
+#include "kernel/hotplug.h"
+#include "arch/x86_64/idle.h"
+#include "arch/x86_64/irq.h"
+#include "arch/x86_64/lapic.h"
+#include "arch/x86_64/smp.h"
+#include "arch/x86_64/tsc.h"
+#include "kernel/panic.h"
+#include "kernel/percpu.h"
+#include "kernel/printk.h"
+#include "kernel/smp_call.h"
+#include "kernel/spinlock.h"
+#include "kernel/tick.h"
+#include "lib/atomic.h"
+#include "lib/errno.h"
+#include "timer/timer.h"
+#include "timer/timer_migration.h"
+
+#define HOTPLUG_WAIT_NS	1000000000ULL
+
+enum { REQ_IDLE, REQ_PENDING, REQ_RUNNING, REQ_DONE, REQ_CANCELLED };
+
+/* The one request in flight; written by its controller under hotplug_busy. */
+static struct {
+	unsigned state;		/* REQ_*, atomic */
+	unsigned gen;		/* which cpu_down() the work belongs to */
+	unsigned cpu, to;	/* going CPU, controller (gets its timers) */
+	unsigned moved;
+} req;
+static unsigned hotplug_busy;
+static uint64_t moved_total;	/* under hotplug_busy */
+
+uint64_t hotplug_timers_moved(void)
+{
+	return READ_ONCE(moved_total);
+}
+
+bool cpu_present_booted(unsigned cpu)
+{
+	return cpu < nr_cpus && per_cpu(cpu)->booted;
+}
+
+static unsigned req_state(void)
+{
+	return __atomic_load_n(&req.state, __ATOMIC_ACQUIRE);
+}
+
+static bool hotplug_begin(void)
+{
+	unsigned expect = 0;
+
+	return __atomic_compare_exchange_n(&hotplug_busy, &expect, 1, false,
+					   __ATOMIC_ACQUIRE, __ATOMIC_RELAXED);
+}
+
+static void hotplug_end(void)
+{
+	__atomic_store_n(&hotplug_busy, 0, __ATOMIC_RELEASE);
+}
+
+/* On the going CPU, as work (irqs on); returns with irqs off. */
+static void cpu_offline_work(void *arg)
+{
+	struct percpu *p = this_cpu();
+	unsigned expect = REQ_PENDING;
+
+	if ((unsigned)(uintptr_t)arg != READ_ONCE(req.gen) ||
+	    !__atomic_compare_exchange_n(&req.state, &expect, REQ_RUNNING,
+					 false, __ATOMIC_ACQ_REL,
+					 __ATOMIC_RELAXED))
+		return;		/* a cancelled or older request */
+	local_irq_disable();
+	__atomic_store_n(&cpu_online[p->cpu], 0, __ATOMIC_RELEASE);
+	p->offline = true;
+	tmigr_cpu_offline();
+	tick_cpu_stop();
+	req.moved = timers_cpu_dead(p->cpu, req.to);
+	__atomic_store_n(&req.state, REQ_DONE, __ATOMIC_RELEASE);
+}
+
+void cpu_park(void)
+{
+	struct percpu *p = this_cpu();
+	uint64_t t0 = clock_ns();
+
+	p->offlines++;
+	while (!__atomic_load_n(&p->online_request, __ATOMIC_ACQUIRE))
+		arch_cpu_halt();
+	p->online_request = false;
+	p->offline_ns += clock_ns() - t0;
+	timers_cpu_up(p->cpu);
+	p->offline = false;
+	/*
+	 * Straight back to idle, tick still stopped: the idle path arms what
+	 * the CPU must serve.  Restarting it here could leave a tick pending
+	 * in the LAPIC past the idle entry's cancel, and the CPU would wake
+	 * for nothing.  With nohz=off the idle path never starts it: here.
+	 */
+	if (!tick_nohz_enabled())
+		tick_cpu_start();
+	if (tmigr_cpu_online())
+		panic("hotplug: CPU %u cannot rejoin the hierarchy", p->cpu);
+	__atomic_store_n(&cpu_online[p->cpu], 1, __ATOMIC_RELEASE);
+}
+
+/* The checks both directions share; 0 or a code, said when @verbose. */
+static int check_cpu(const char *op, unsigned cpu, bool verbose)
+{
+	if (cpu >= nr_cpus) {
+		if (verbose)
+			printk("%s: CPU %u does not exist (CPUs 0-%u)\n", op,
+			       cpu, nr_cpus - 1);
+		return -EINVAL;
+	}
+	if (!per_cpu(cpu)->booted) {
+		if (verbose)
+			printk("%s: CPU %u never came up at boot\n", op, cpu);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int check_down(unsigned cpu, bool verbose)
+{
+	const char *why = 0;
+	int err = check_cpu("cpu_down", cpu, verbose);
+
+	if (err)
+		return err;
+	if (!cpu_online[cpu]) {
+		if (verbose)
+			printk("cpu_down: CPU %u is already offline\n", cpu);
+		return -EALREADY;
+	}
+	if (num_online_cpus() == 1)
+		why = "it is the last online CPU";
+	else if (cpu == smp_processor_id())
+		why = "it is the calling CPU; offline it from another one";
+	else if (cpu == 0)
+		why = "it is the boot CPU, which runs the tests and the exit path";
+	else if (READ_ONCE(per_cpu(cpu)->work.fn))
+		why = "it has work queued";
+	if (!why)
+		return 0;
+	if (verbose)
+		printk("cpu_down: refusing CPU %u: %s\n", cpu, why);
+	return -EBUSY;
+}
+
+/*
+ * The controller stays busy while it waits, as Linux's hotplug thread runs
+ * on it: a scenario's busy CPU stays busy, and the going CPU is never the
+ * last active one because of us (host tests and the simulator cover that).
+ */
+static bool spin_until(bool (*done)(void *arg), void *arg)
+{
+	uint64_t t0 = clock_ns();
+
+	while (!done(arg))
+		if (clock_ns() - t0 > HOTPLUG_WAIT_NS)
+			return false;
+		else
+			__asm__ volatile("pause");
+	return true;
+}
+
+static bool req_done(void *arg)
+{
+	(void)arg;
+	return req_state() == REQ_DONE;
+}
+
+/* Pre: hotplug_busy held, check_down() passed. */
+static int do_cpu_down(unsigned cpu, bool verbose)
+{
+	unsigned expect = REQ_PENDING;
+
+	req.gen++;
+	req.cpu = cpu;
+	req.to = smp_processor_id();
+	req.moved = 0;
+	__atomic_store_n(&req.state, REQ_PENDING, __ATOMIC_RELEASE);
+	if (!smp_run_async(cpu, cpu_offline_work,
+			   (void *)(uintptr_t)req.gen)) {
+		req.state = REQ_IDLE;
+		if (verbose)
+			printk("cpu_down: CPU %u: IPI not delivered\n", cpu);
+		return -ETIMEDOUT;
+	}
+	if (!spin_until(req_done, 0) &&
+	    __atomic_compare_exchange_n(&req.state, &expect, REQ_CANCELLED,
+					false, __ATOMIC_ACQ_REL,
+					__ATOMIC_RELAXED)) {
+		if (verbose)
+			printk("cpu_down: CPU %u did not answer within 1 s "
+			       "(busy?)\n", cpu);
+		return -ETIMEDOUT;
+	}
+	/* Taken: it finishes in microseconds. */
+	while (req_state() != REQ_DONE)
+		__asm__ volatile("pause");
+	WRITE_ONCE(moved_total, moved_total + req.moved);
+	if (verbose)
+		printk("# hotplug cpu=%u offline timers_moved=%u to=%u\n", cpu,
+		       req.moved, req.to);
+	return 0;
+}
+
+static int cpu_down_common(unsigned cpu, bool verbose)
+{
+	int err = check_down(cpu, verbose);
+
+	if (err)
+		return err;
+	if (!hotplug_begin()) {
+		if (verbose)
+			printk("cpu_down: another hotplug operation is in "
+			       "progress\n");
+		return -EBUSY;
+	}
+	/* Again, now that nobody else changes the map. */
+	err = check_down(cpu, verbose);
+	if (!err)
+		err = do_cpu_down(cpu, verbose);
+	hotplug_end();
+	return err;
+}
+
+static bool cpu_is_up(void *arg)
+{
+	return __atomic_load_n(&cpu_online[(uintptr_t)arg], __ATOMIC_ACQUIRE);
+}
+
+static int cpu_up_common(unsigned cpu, bool verbose)
+{
+	int err = check_cpu("cpu_up", cpu, verbose);
+	struct percpu *p;
+
+	if (err)
+		return err;
+	if (!hotplug_begin()) {
+		if (verbose)
+			printk("cpu_up: another hotplug operation is in "
+			       "progress\n");
+		return -EBUSY;
+	}
+	p = per_cpu(cpu);
+	if (cpu_online[cpu] || !p->offline) {
+		if (verbose)
+			printk("cpu_up: CPU %u is already online\n", cpu);
+		hotplug_end();
+		return -EALREADY;
+	}
+	__atomic_store_n(&p->online_request, true, __ATOMIC_RELEASE);
+	lapic_send_ipi(p->apic_id, RESCHEDULE_VECTOR);
+	if (!spin_until(cpu_is_up, (void *)(uintptr_t)cpu)) {
+		if (verbose)
+			printk("cpu_up: CPU %u did not come back within 1 s\n",
+			       cpu);
+		hotplug_end();
+		return -ETIMEDOUT;
+	}
+	if (verbose)
+		printk("# hotplug cpu=%u online\n", cpu);
+	hotplug_end();
+	return 0;
+}
+
+int cpu_down(unsigned cpu)
+{
+	return cpu_down_common(cpu, true);
+}
+
+int cpu_up(unsigned cpu)
+{
+	return cpu_up_common(cpu, true);
+}
+
+int cpu_down_quiet(unsigned cpu)
+{
+	return cpu_down_common(cpu, false);
+}
+
+int cpu_up_quiet(unsigned cpu)
+{
+	return cpu_up_common(cpu, false);
+}
