@@ -161,23 +161,6 @@ static int check_down(unsigned cpu, bool verbose)
 	return -EBUSY;
 }
 
-/*
- * The controller stays busy while it waits, as Linux's hotplug thread runs
- * on it: a scenario's busy CPU stays busy, and the going CPU is never the
- * last active one because of us (host tests and the simulator cover that).
- */
-static bool spin_until(bool (*done)(void *arg), void *arg)
-{
-	uint64_t t0 = clock_ns();
-
-	while (!done(arg))
-		if (clock_ns() - t0 > HOTPLUG_WAIT_NS)
-			return false;
-		else
-			__asm__ volatile("pause");
-	return true;
-}
-
 static bool req_done(void *arg)
 {
 	(void)arg;
@@ -201,7 +184,13 @@ static int do_cpu_down(unsigned cpu, bool verbose)
 			printk("cpu_down: CPU %u: IPI not delivered\n", cpu);
 		return -ETIMEDOUT;
 	}
-	if (!spin_until(req_done, 0) &&
+	/*
+	 * The controller stays busy while it waits, as Linux's hotplug thread
+	 * runs on it: a scenario's busy CPU stays busy, and the going CPU is
+	 * never the last active one because of us (host tests and the
+	 * simulator cover that case).
+	 */
+	if (!spin_wait_until(req_done, 0, HOTPLUG_WAIT_NS) &&
 	    __atomic_compare_exchange_n(&req.state, &expect, REQ_CANCELLED,
 					false, __ATOMIC_ACQ_REL,
 					__ATOMIC_RELAXED)) {
@@ -267,7 +256,8 @@ static int cpu_up_common(unsigned cpu, bool verbose)
 	}
 	__atomic_store_n(&p->online_request, true, __ATOMIC_RELEASE);
 	lapic_send_ipi(p->apic_id, RESCHEDULE_VECTOR);
-	if (!spin_until(cpu_is_up, (void *)(uintptr_t)cpu)) {
+	if (!spin_wait_until(cpu_is_up, (void *)(uintptr_t)cpu,
+			     HOTPLUG_WAIT_NS)) {
 		if (verbose)
 			printk("cpu_up: CPU %u did not come back within 1 s\n",
 			       cpu);

@@ -16,16 +16,28 @@ static bool send(unsigned cpu, struct percpu_call *c, void (*fn)(void *),
 	return lapic_send_ipi(per_cpu(cpu)->apic_id, CALL_FUNCTION_VECTOR);
 }
 
-static bool wait(struct percpu_call *c, uint64_t timeout_ns)
+bool spin_wait_until(bool (*done)(void *arg), void *arg,
+		     unsigned long long timeout_ns)
 {
 	uint64_t t0 = clock_ns();
 
-	while (!__atomic_load_n(&c->done, __ATOMIC_ACQUIRE)) {
+	while (!done(arg)) {
 		if (clock_ns() - t0 > timeout_ns)
 			return false;
 		__asm__ volatile("pause");
 	}
 	return true;
+}
+
+static bool call_done(void *arg)
+{
+	return __atomic_load_n(&((struct percpu_call *)arg)->done,
+			       __ATOMIC_ACQUIRE);
+}
+
+static bool wait(struct percpu_call *c, uint64_t timeout_ns)
+{
+	return spin_wait_until(call_done, c, timeout_ns);
 }
 
 bool smp_call_async(unsigned cpu, void (*fn)(void *), void *arg)

@@ -25,6 +25,13 @@ bool smp_call_wait(unsigned cpu);
 bool smp_run_async(unsigned cpu, void (*fn)(void *), void *arg);
 bool smp_run_wait(unsigned cpu, unsigned long long timeout_ns);
 
+/*
+ * Spin (interrupts as they are, the CPU stays busy) until @done(@arg), at
+ * most @timeout_ns; returns whether @done became true.
+ */
+bool spin_wait_until(bool (*done)(void *arg), void *arg,
+		     unsigned long long timeout_ns);
+
 /* For the idle loop: run what is queued of one kind; true if it ran. */
 bool smp_call_run_pending(bool work);
 bool smp_call_work_pending(void);

@@ -1,7 +1,7 @@
 #include "tests/guest/probe.h"
 #include "arch/x86_64/smp.h"
-#include "arch/x86_64/tsc.h"
 #include "kernel/percpu.h"
+#include "kernel/smp_call.h"
 #include "kernel/tick.h"
 #include "lib/atomic.h"
 
@@ -33,12 +33,5 @@ bool other_cpus_idle(void *arg)
 
 bool wait_other_cpus_idle(uint64_t timeout_ns)
 {
-	uint64_t t0 = clock_ns();
-
-	while (!other_cpus_idle(0))
-		if (clock_ns() - t0 > timeout_ns)
-			return false;
-		else
-			__asm__ volatile("pause");
-	return true;
+	return spin_wait_until(other_cpus_idle, 0, timeout_ns);
 }
