@@ -38,7 +38,7 @@ enum { REQ_IDLE, REQ_PENDING, REQ_RUNNING, REQ_DONE, REQ_CANCELLED };
 static struct {
 	unsigned state;		/* REQ_*, atomic */
 	unsigned gen;		/* which cpu_down() the work belongs to */
-	unsigned cpu, to;	/* going CPU, controller (gets its timers) */
+	unsigned to;		/* controller: gets the timers */
 	unsigned moved;
 } req;
 static unsigned hotplug_busy;
@@ -59,12 +59,17 @@ static unsigned req_state(void)
 	return __atomic_load_n(&req.state, __ATOMIC_ACQUIRE);
 }
 
-static bool hotplug_begin(void)
+/* Take the one hotplug slot; false (said when @verbose) if it is taken. */
+static bool hotplug_begin(const char *op, bool verbose)
 {
 	unsigned expect = 0;
 
-	return __atomic_compare_exchange_n(&hotplug_busy, &expect, 1, false,
-					   __ATOMIC_ACQUIRE, __ATOMIC_RELAXED);
+	if (__atomic_compare_exchange_n(&hotplug_busy, &expect, 1, false,
+					__ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
+		return true;
+	if (verbose)
+		printk("%s: another hotplug operation is in progress\n", op);
+	return false;
 }
 
 static void hotplug_end(void)
@@ -173,7 +178,6 @@ static int do_cpu_down(unsigned cpu, bool verbose)
 	unsigned expect = REQ_PENDING;
 
 	req.gen++;
-	req.cpu = cpu;
 	req.to = smp_processor_id();
 	req.moved = 0;
 	__atomic_store_n(&req.state, REQ_PENDING, __ATOMIC_RELEASE);
@@ -215,12 +219,8 @@ static int cpu_down_common(unsigned cpu, bool verbose)
 
 	if (err)
 		return err;
-	if (!hotplug_begin()) {
-		if (verbose)
-			printk("cpu_down: another hotplug operation is in "
-			       "progress\n");
+	if (!hotplug_begin("cpu_down", verbose))
 		return -EBUSY;
-	}
 	/* Again, now that nobody else changes the map. */
 	err = check_down(cpu, verbose);
 	if (!err)
@@ -234,24 +234,14 @@ static bool cpu_is_up(void *arg)
 	return __atomic_load_n(&cpu_online[(uintptr_t)arg], __ATOMIC_ACQUIRE);
 }
 
-static int cpu_up_common(unsigned cpu, bool verbose)
+/* Pre: hotplug_busy held, check_cpu() passed. */
+static int do_cpu_up(unsigned cpu, bool verbose)
 {
-	int err = check_cpu("cpu_up", cpu, verbose);
-	struct percpu *p;
+	struct percpu *p = per_cpu(cpu);
 
-	if (err)
-		return err;
-	if (!hotplug_begin()) {
-		if (verbose)
-			printk("cpu_up: another hotplug operation is in "
-			       "progress\n");
-		return -EBUSY;
-	}
-	p = per_cpu(cpu);
 	if (cpu_online[cpu] || !p->offline) {
 		if (verbose)
 			printk("cpu_up: CPU %u is already online\n", cpu);
-		hotplug_end();
 		return -EALREADY;
 	}
 	__atomic_store_n(&p->online_request, true, __ATOMIC_RELEASE);
@@ -261,13 +251,24 @@ static int cpu_up_common(unsigned cpu, bool verbose)
 		if (verbose)
 			printk("cpu_up: CPU %u did not come back within 1 s\n",
 			       cpu);
-		hotplug_end();
 		return -ETIMEDOUT;
 	}
 	if (verbose)
 		printk("# hotplug cpu=%u online\n", cpu);
-	hotplug_end();
 	return 0;
+}
+
+static int cpu_up_common(unsigned cpu, bool verbose)
+{
+	int err = check_cpu("cpu_up", cpu, verbose);
+
+	if (err)
+		return err;
+	if (!hotplug_begin("cpu_up", verbose))
+		return -EBUSY;
+	err = do_cpu_up(cpu, verbose);
+	hotplug_end();
+	return err;
 }
 
 int cpu_down(unsigned cpu)
