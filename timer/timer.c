@@ -877,15 +877,19 @@ static unsigned int collect_expired_timers(struct timer_base *base,
 }
 
 /*
- * Expire everything due on @base up to jiffies, unless another CPU is
- * already at it (it will catch up to jiffies itself).
+ * Expire everything due on @base up to the jiffy at entry, unless another
+ * CPU is already at it.  The jiffy is read once: a callback that outlasts
+ * a jiffy and re-arms itself for the next one (a vCPU the host
+ * descheduled, a contended lock) would otherwise keep this loop, and the
+ * interrupted context, going for ever; what falls due during the pass is
+ * the next pass's, one tick later.
  * Pre: base->lock held (irqs saved in *flags).
  */
 void __run_timers(struct timer_base *base, unsigned long *flags)
 {
 	struct timer_list *heads[LVL_DEPTH_MAX];
 	unsigned int levels;
-	uint64_t now;
+	uint64_t now = timer_env_jiffies();
 
 	lockdep_assert_held(&base->lock);
 	if (base->expiry_active)
@@ -894,7 +898,6 @@ void __run_timers(struct timer_base *base, unsigned long *flags)
 	base->expiry_cpu = smp_processor_id();
 
 	for (;;) {
-		now = timer_env_jiffies();
 		if (base->next_expiry_recalc)
 			timer_recalc_next_expiry(base);
 		if (!timer_after_eq(now, base->clk) ||
