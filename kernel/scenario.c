@@ -9,6 +9,7 @@
  * which a timer is due, so the bound is the number of such jiffies.
  */
 #include "kernel/scenario.h"
+#include "kernel/scenario_mixed.h"
 #include "arch/x86_64/smp.h"
 #include "arch/x86_64/tsc.h"
 #include "kernel/cmdline.h"
@@ -290,6 +291,8 @@ unsigned scenario_run(const struct scenario_opts *o)
 	uint64_t hz = tick_hz(), period_j, idle_wakes, idle_twakes, bound;
 	uint64_t t0, j0, per_cpu_s_x1000;
 
+	if (o->kind == SCENARIO_MIXED)
+		return scenario_mixed_run(o);
 	sc.timers = kzalloc(nr_cpus * sizeof(*sc.timers));
 	sc.busy = kzalloc(nr_cpus * sizeof(*sc.busy));
 	sc.before = kzalloc(nr_cpus * sizeof(*sc.before));

@@ -74,6 +74,18 @@ MATRIX = [
                                 "selftest=none scenario=one_busy,duration_ms=500"], 0,
      [r"# scenario_result name=one_busy model=pull idle_cpus=7 idle_wakes=0 ",
       r"# scenario_check ok"]),
+    # mixed: a seeded random workload; the same seed gives every model the
+    # same timer operations, and no model may beat the lower bound.
+    ("scenario-mixed-pull", ["--smp", "5", "--numa", "0,2,4:1,3", "--cmdline",
+                             "selftest=none scenario=mixed,duration_ms=600,seed=7"], 0,
+     [r"# scenario_result name=mixed model=pull idle_cpus=5 .* early=0 .*seed=7 ",
+      r"# scenario_check ok"]),
+    ("scenario-mixed-local", ["--smp", "5", "--numa", "0,2,4:1,3", "--cmdline",
+                              "selftest=none timer_model=local scenario=mixed,duration_ms=600,seed=7"], 0,
+     [r"# scenario_result name=mixed model=local idle_cpus=5 .* early=0 .*seed=7 ",
+      r"# scenario_check ok"]),
+    ("scenario-mixed-busy-refused", ["--smp", "2", "--cmdline", "scenario=mixed,busy=1"], 1,
+     [r"scenario: mixed takes no busy= or hotplug="]),
     ("scenario-all_idle-pull", ["--smp", "6", "--numa", "0-2:3-5", "--cmdline",
                                 "selftest=none scenario=all_idle,duration_ms=300"], 0,
      [r"# scenario_result name=all_idle model=pull", r"# scenario_check ok"]),
