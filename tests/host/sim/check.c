@@ -278,16 +278,6 @@ void sim_check_hierarchy(struct sim *s)
 	}
 	if (ipi)
 		slack = sim_fault_slack(s) * s->tick_ns;
-	if (getenv("DIAG_J") && s->now_j >= strtoull(getenv("DIAG_J"), NULL, 0) && s->now_j <= strtoull(getenv("DIAG_J"), NULL, 0) + 12) {
-		printf("DIAGJ j=%llu root_active=%d need_j=%lld wake_j=%lld first=%u busy=%u\n", (unsigned long long)s->now_j, views[root_id].active, need == SIM_NONE ? -1 : (long long)sim_ns2j(s, need), wake == SIM_NONE ? -1 : (long long)sim_ns2j(s, wake), first, s->nr_busy);
-		for (unsigned int cpu = 0; cpu < s->cfg.cpus; cpu++) {
-			uint64_t e = 0;
-			if (tmigr_wake_armed(cpu, &e))
-				printf("DIAGJ  armed cpu%u exp_j=%lld wake_j=%lld busy=%d state=%d ipi=%d\n", cpu, (long long)sim_ns2j(s, e), s->cpus[cpu].wake_ns == SIM_NONE ? -1 : (long long)sim_ns2j(s, s->cpus[cpu].wake_ns), s->cpus[cpu].busy, s->cpus[cpu].state, s->cpus[cpu].ipi);
-			if (s->cpus[cpu].busy)
-				printf("DIAGJ  busy cpu%u\n", cpu);
-		}
-	}
 	if (s->cfg.model == TIMER_MODEL_PULL && need != SIM_NONE &&
 	    !views[root_id].active && wake > need &&
 	    (!slack || wake - need > slack))
