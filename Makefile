@@ -31,7 +31,8 @@ $(BUILD)/k/%.c.o: %.c
 	$(CC) $(KCFLAGS) -MMD -MP -c $< -o $@
 
 # timer/ is portable: its machine is kernel/env/timer_env.h here and
-# tests/host/env/timer_env.h on the host (DESIGN.md, "the one rule").
+# tests/host/env/timer_env.h on the host (docs/design.md, "The rule:
+# timer/ is portable C").
 $(BUILD)/k/timer/%.c.o: timer/%.c
 	@mkdir -p $(dir $@)
 	$(CC) $(KCFLAGS) -Ikernel/env -MMD -MP -c $< -o $@

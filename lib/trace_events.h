@@ -38,7 +38,7 @@
 #define TRACE_NARGS	10
 
 #define TRACE_EVENTS(X)							\
-	/* The pull hierarchy: the tracepoints of seed patch 010. */	\
+	/* The pull hierarchy: Linux's timer_migration tracepoints. */	\
 	X(tmigr_group_set, 3, "group=%d lvl=%u numa=%d")		\
 	X(tmigr_connect_child_parent, 6, "group=%d childmask=%x "	\
 	  "parent=%d lvl=%u numa=%d num_childs=%u")			\

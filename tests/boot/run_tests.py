@@ -165,7 +165,7 @@ MATRIX = [
     ("trace-buf-too-big", ["--smp", "4", "--mem", "128M", "--cmdline",
                            "selftest=none trace=all trace_buf=64M"], 1,
      [r"trace: no memory for 4 per-CPU buffers of 67108864 bytes"]),
-    # x2APIC (issue 10).  QEMU emulates it under TCG from 9.0 on, so on Debian 12's
+    # x2APIC (README.md, "Beyond 255 CPUs").  QEMU emulates it under TCG from 9.0 on, so on Debian 12's
     # QEMU 7.2 (CI) the two x2apic- entries are skipped and the refusal is checked
     # instead; with QEMU >= 9 (tools/deps --qemu=backports) the other way round.
     ("x2apic-smp8-2n", ["--x2apic", "--smp", "8", "--numa", "0-3:4-7", "--expect-topology"], 0,
