@@ -364,8 +364,11 @@ static bool tmigr_inactive_up(struct tmigr_group *group,
 			}
 		}
 		new.seq++;
+		/* Unformatted: clang-format 14 takes "new" for an operator. */
+		/* clang-format off */
 		WARN_ON_ONCE(new.migrator != TMIGR_NONE &&
 			     !(new.active & new.migrator));
+		/* clang-format on */
 		timer_env_race_point(TMIGR_RP_INACTIVE_CMPXCHG);
 		if (try_cmpxchg(&group->migr_state, &cur.state, new.state))
 			break;
