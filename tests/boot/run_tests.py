@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-"""Test runner for `make test`: host unit tests (Check), the KTAP parser's unit tests,
-and a matrix of QEMU boots through tools/boot.  Last line: "N passed, N failed[, N skipped]".
+"""Test runner for `make test`: host unit tests (Check), the Python unit tests (the
+KTAP parser, the trace tools, the docs' citations), and a matrix of QEMU boots through
+tools/boot.  Last line: "N passed, N failed[, N skipped]".
 Exit 0 iff nothing failed."""
 import argparse
 import concurrent.futures
@@ -204,7 +205,8 @@ POSTCHECKS = {
 }
 
 # Python unit tests run like the KTAP parser's: module -> name prefix.
-UNITTEST_MODULES = [("test_ktap", "ktap-unittest"), ("test_trace_tools", "trace-unittest")]
+UNITTEST_MODULES = [("test_ktap", "ktap-unittest"), ("test_trace_tools", "trace-unittest"),
+                    ("test_docs", "docs-unittest")]
 
 CHECK_RE = re.compile(r"^(.*?):(-?\d+):([PFE]):([^:]*):([^:]+):(\d+):\s?(.*)$")
 
