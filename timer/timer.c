@@ -76,6 +76,8 @@
 #include "timer/timer_trace.h"
 #include "timer_env.h"
 
+/* Unformatted: clang-format 14 reads "(n) * X" as a cast of "*X". */
+/* clang-format off */
 #define LVL_CLK_SHIFT	3
 #define LVL_CLK_DIV	(1u << LVL_CLK_SHIFT)
 #define LVL_CLK_MASK	(LVL_CLK_DIV - 1)
@@ -86,6 +88,7 @@
 
 #define LVL_MASK	(LVL_SIZE - 1)
 #define LVL_OFFS(n)	((n) * LVL_SIZE)
+/* clang-format on */
 
 enum {
 	MOD_TIMER_PENDING_ONLY = 1,
@@ -828,7 +831,10 @@ static void expire_timers(struct timer_base *base, struct timer_list **head,
 	lockdep_assert_held(&base->lock);
 	while (*head) {
 		struct timer_list *timer = *head;
+		/* Unformatted: clang-format 14 reads this as a product. */
+		/* clang-format off */
 		void (*fn)(struct timer_list *timer) = timer->function;
+		/* clang-format on */
 
 		count_expiry(base->cpu, here);
 		base->running_timer = timer;

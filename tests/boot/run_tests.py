@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-"""Test runner for `make test`: host unit tests (Check), the KTAP parser's unit tests,
-and a matrix of QEMU boots through tools/boot.  Last line: "N passed, N failed[, N skipped]".
+"""Test runner for `make test`: host unit tests (Check), the Python unit tests (the
+KTAP parser, the trace tools, the docs' citations), and a matrix of QEMU boots through
+tools/boot.  Last line: "N passed, N failed[, N skipped]".
 Exit 0 iff nothing failed."""
 import argparse
 import concurrent.futures
@@ -177,7 +178,7 @@ MATRIX = [
     ("trace-buf-too-big", ["--smp", "4", "--mem", "128M", "--cmdline",
                            "selftest=none trace=all trace_buf=64M"], 1,
      [r"trace: no memory for 4 per-CPU buffers of 67108864 bytes"]),
-    # x2APIC (issue 10).  QEMU emulates it under TCG from 9.0 on, so on Debian 12's
+    # x2APIC (README.md, "Beyond 255 CPUs").  QEMU emulates it under TCG from 9.0 on, so on Debian 12's
     # QEMU 7.2 (CI) the two x2apic- entries are skipped and the refusal is checked
     # instead; with QEMU >= 9 (tools/deps --qemu=backports) the other way round.
     ("x2apic-smp8-2n", ["--x2apic", "--smp", "8", "--numa", "0-3:4-7", "--expect-topology"], 0,
@@ -216,7 +217,8 @@ POSTCHECKS = {
 }
 
 # Python unit tests run like the KTAP parser's: module -> name prefix.
-UNITTEST_MODULES = [("test_ktap", "ktap-unittest"), ("test_trace_tools", "trace-unittest")]
+UNITTEST_MODULES = [("test_ktap", "ktap-unittest"), ("test_trace_tools", "trace-unittest"),
+                    ("test_docs", "docs-unittest")]
 
 CHECK_RE = re.compile(r"^(.*?):(-?\d+):([PFE]):([^:]*):([^:]+):(\d+):\s?(.*)$")
 

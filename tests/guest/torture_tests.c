@@ -1,5 +1,5 @@
 /*
- * `selftest=torture` (explicit only, issue 9): for torture_ms= every
+ * `selftest=torture` (explicit only, docs/torture.md): for torture_ms= every
  * online CPU arms, re-arms, cancels and deletes timers at random (seeded
  * by torture_seed=), busy in bursts and idle between them, while the boot
  * CPU (the controller) takes CPUs offline and brings them back.  At the

@@ -33,7 +33,7 @@ FUZZ_BINS := $(patsubst %,$(FUZZ_DIR)/fuzz_%,acpi bootinfo cmdline)
 FUZZ_LIB_SRCS := lib/printf.c lib/string.c
 FUZZ_acpi_SRCS := drivers/acpi.c $(FUZZ_LIB_SRCS)
 FUZZ_bootinfo_SRCS := kernel/bootinfo.c $(FUZZ_LIB_SRCS)
-# trace= values are checked by lib/trace_events.c (issue 8), where it exists.
+# trace= values are checked by lib/trace_events.c.
 FUZZ_cmdline_SRCS := kernel/cmdline.c kernel/scenario_opts.c lib/parse.c \
 	$(wildcard lib/trace_events.c) $(FUZZ_LIB_SRCS)
 

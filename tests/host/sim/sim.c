@@ -99,9 +99,9 @@ static void next_jiffy(struct sim *s)
  * bases and its remote handling, the jiffy sometimes ends: on a real
  * machine the timekeeping CPU moves jiffies concurrently, and a timer of
  * the CPU's own that became due there is then met by the remote walk
- * (RACES.md 10).  At most once a step; the busy CPUs that ticked before
- * it then tick again for the new jiffy in the same step (run_jiffy()), as
- * their tick interrupts would.
+ * (docs/races.md, "Own due timer met in remote handling").  At most once
+ * a step; the busy CPUs that ticked before it then tick again for the new
+ * jiffy in the same step (run_jiffy()), as their tick interrupts would.
  */
 static void race_hook(int id)
 {

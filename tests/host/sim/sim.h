@@ -5,7 +5,8 @@
  * The simulator drives the real timer/ sources through the host environment
  * (tests/host/env/timer_env.h): one OS thread plays every CPU in turn by
  * setting host_cpu, virtual time advances a jiffy per step, and after each
- * step the invariants of DESIGN.md are checked.  Files:
+ * step the invariants of docs/design.md ("Testing and measuring") are
+ * checked.  Files:
  *
  *   main.c    command line, the default run list, summary lines
  *   sim.c     boot, the per-jiffy loop, CPU busy/idle/wake transitions

@@ -8,7 +8,8 @@
  *   uneven       contiguous blocks of sizes 1x, 2x, 3x, 1x, ... so nodes
  *                fill level-0 groups unevenly and some have a lone CPU;
  *   interleaved  CPU i on node i % nodes: every node's first CPU arrives
- *                before any node has two, the case of RACES.md entry 9;
+ *                before any node has two, the case of docs/races.md,
+ *                "New node below the cross-node level";
  *   smt          even blocks, CPUs 2k and 2k+1 siblings of one core.
  */
 #include <string.h>
