@@ -25,7 +25,7 @@ $(SIM_OBJS): $(SIM_OBJDIR)/%.o: %.c
 
 $(BUILD)/host/tmigr_sim: $(TIMER_CORE_OBJS) $(SIM_OBJS)
 	@mkdir -p $(@D)
-	$(HOST_CC) $(TIMER_HOST_CFLAGS) $^ -o $@
+	$(HOST_CC) $(TIMER_HOST_CFLAGS) $^ -lz -o $@
 
 HOST_TEST_BINS += $(BUILD)/host/tmigr_sim
 host-tests: $(BUILD)/host/tmigr_sim
@@ -38,7 +38,7 @@ sim-bench: $(BUILD)/host/tmigr_sim_bench
 $(BUILD)/host/tmigr_sim_bench: $(TIMER_CORE_SRCS) $(SIM_SRCS) \
 		$(wildcard timer/*.h tests/host/env/*.h tests/host/sim/*.h)
 	@mkdir -p $(@D)
-	$(HOST_CC) $(TIMER_BENCH_CFLAGS) $(TIMER_CORE_SRCS) $(SIM_SRCS) -o $@
+	$(HOST_CC) $(TIMER_BENCH_CFLAGS) $(TIMER_CORE_SRCS) $(SIM_SRCS) -lz -o $@
 
 # SIM_TORTURE_MODEL=all runs push and local too; SIM_TORTURE_OPS, _FAULTS
 # and _ARGS (extra options, e.g. --ipi-delay) change the runs.  Fails at the
