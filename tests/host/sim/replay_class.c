@@ -168,34 +168,43 @@ static int find_hz(struct rp_trace *tr, char *err, size_t errlen)
  * earliest such start over all samples is the map's anchor.  Every
  * event's jiffy follows; j0 is the one before the first event.
  */
-static void map_jiffies(struct rp_trace *tr)
+static int map_jiffies(struct rp_trace *tr, char *err, size_t errlen)
 {
-	int64_t tick = (int64_t)(NSEC_PER_SEC / tr->hz), best = INT64_MAX;
-	int64_t first = (int64_t)tr->ev[0].ns, back;
-	uint64_t ref = 0;
+	uint64_t tick = NSEC_PER_SEC / tr->hz, ref = 0;
+	__int128 best = 0, first = tr->ev[0].ns, back;
+	bool any = false;
 
 	for (size_t i = 0; i < tr->nr_ev; i++) {
 		const struct rp_event *e = &tr->ev[i];
-		int64_t start;
+		__int128 start;
 
 		if (e->type != RP_START && e->type != RP_EXP_ENTRY)
 			continue;
-		if (!ref)
+		if (!any)
 			ref = e->jif;
-		start = (int64_t)e->ns - (int64_t)(e->jif - ref) * tick;
-		if (start < best)
+		start = (__int128)e->ns - ((__int128)e->jif - ref) * tick;
+		if (!any || start < best)
 			best = start;
+		any = true;
 	}
 	/* best: trace ns where jiffy @ref began; j0: the jiffy before @first. */
 	back = best > first ? (best - first + tick - 1) / tick : 0;
 	best -= back * tick;
 	ref -= (uint64_t)back;
 	tr->j0 = ref + (uint64_t)((first - best) / tick) - 1;
-	tr->t0_ns = (uint64_t)(best + (int64_t)(tr->j0 - ref) * tick);
-	for (size_t i = 0; i < tr->nr_ev; i++)
-		tr->ev[i].sim_j = tr->j0 + (tr->ev[i].ns - tr->t0_ns) /
-					   (uint64_t)tick;
+	tr->t0_ns = (uint64_t)(best + ((__int128)tr->j0 - ref) * tick);
+	for (size_t i = 0; i < tr->nr_ev; i++) {
+		struct rp_event *e = &tr->ev[i];
+
+		e->sim_j = tr->j0 + (e->ns - tr->t0_ns) / tick;
+		/* jiffies lag the clock (a late tick), but not by seconds. */
+		if ((e->type == RP_START || e->type == RP_EXP_ENTRY) &&
+		    e->sim_j - e->jif > 2ull * tr->hz)
+			return fail(err, errlen,
+				    "jiffies samples disagree with the timestamps");
+	}
 	tr->last_j = tr->ev[tr->nr_ev - 1].sim_j;
+	return 0;
 }
 
 static int find_topology(struct rp_trace *tr, char *err, size_t errlen)
@@ -212,7 +221,7 @@ static int find_topology(struct rp_trace *tr, char *err, size_t errlen)
 			seen = tr->ev[i].target + 1;
 	tr->cpus = tr->hdr_cpus ? tr->hdr_cpus : seen;
 	if (seen > tr->cpus)
-		return fail(err, errlen, "a timer_start cpu= beyond the #P: count");
+		return fail(err, errlen, "a CPU beyond the #P: count");
 	map = tr->nodes_arg ? tr->nodes_arg :
 	      tr->hdr_nodes[0] ? tr->hdr_nodes :
 	      nodes_from_name(tr->name, buf, sizeof(buf));
@@ -420,9 +429,9 @@ static int classify(struct rp_trace *tr)
  */
 int rp_finish(struct rp_trace *tr, char *err, size_t errlen)
 {
-	if (find_hz(tr, err, errlen) || find_topology(tr, err, errlen))
+	if (find_hz(tr, err, errlen) || find_topology(tr, err, errlen) ||
+	    map_jiffies(tr, err, errlen))
 		return -1;
-	map_jiffies(tr);
 	if (classify(tr))
 		return fail(err, errlen, "out of memory");
 	return 0;
