@@ -6,8 +6,9 @@
  * line, truncated input (text and gzip), node maps.  Classification:
  * Linux's idle exits by cause, detaching cancels, in-callback re-arms.
  * Replay: a timer-service exit is not work, a callback's re-arm follows
- * the replayed expiry, and the excerpt kept beside this file (see
- * README.md here) runs under every model with the invariants intact.
+ * the replayed expiry, idle residency at the events' own times, the lower
+ * bound's cases, and the excerpt kept beside this file (see README.md
+ * here) runs under every model with the invariants intact.
  */
 #include <check.h>
 #include <stdio.h>
@@ -382,6 +383,73 @@ START_TEST(test_closed_loop_rearm)
 }
 END_TEST
 
+/*
+ * Idle periods of 0.6 ms (an interrupt in idle ends it), 5 ms and 50 ms:
+ * the residency shares count exactly those, at the events' own times.
+ */
+START_TEST(test_residency)
+{
+	struct sim_stats st;
+
+	ck_assert_int_eq(text("#P:1"), 0);
+	ck_assert_int_eq(text("# tinykernel-replay: hz=250"), 0);
+	ck_assert_int_eq(start(0, 100, 0xd1, 1000, 0, ""), 0);
+	ck_assert_int_eq(ev(0, 1000, "cpu_idle: state=1 cpu_id=0"), 0);
+	ck_assert_int_eq(ev(0, 1400, "call_function_single_entry: vector=251"), 0);
+	ck_assert_int_eq(ev(0, 1500, "cpu_idle: state=4294967295 cpu_id=0"), 0);
+	ck_assert_int_eq(ev(0, 1600, "cpu_idle: state=1 cpu_id=0"), 0);
+	ck_assert_int_eq(ev(0, 6500, "reschedule_entry: vector=253"), 0);
+	ck_assert_int_eq(ev(0, 6600, "cpu_idle: state=4294967295 cpu_id=0"), 0);
+	ck_assert_int_eq(ev(0, 9000, "cpu_idle: state=1 cpu_id=0"), 0);
+	ck_assert_int_eq(ev(0, 58900, "reschedule_entry: vector=253"), 0);
+	ck_assert_int_eq(ev(0, 59000, "cpu_idle: state=4294967295 cpu_id=0"), 0);
+	ck_assert_int_eq(ev(0, 61000, "cpu_idle: state=1 cpu_id=0"), 0);
+	ck_assert_int_eq(ev(0, 62000, "reschedule_entry: vector=253"), 0);
+	ck_assert_int_eq(rp_finish(&tr, err, sizeof(err)), 0);
+	ck_assert_int_eq(replay(TIMER_MODEL_PULL, &st), 0);
+	ck_assert_uint_eq(st.idle_ns, 55600000);
+	ck_assert_uint_eq(st.idle_1ms_ns, 55000000);
+	ck_assert_uint_eq(st.idle_10ms_ns, 50000000);
+	ck_assert_uint_eq(st.wakes[WAKE_IRQ], 3);
+	/* Linux's own, from cpu_idle alone: 0.5, 5 and 50 ms. */
+	ck_assert_uint_eq(tr.linux_.idle_ns, 55500000);
+	ck_assert_uint_eq(tr.linux_.idle_10ms_ns, 50000000);
+}
+END_TEST
+
+/*
+ * Both CPUs idle from the start.  Due at j+6: a pinned timer of CPU 0 and
+ * a movable one (one wake serves both); at j+11 a movable one (one wake);
+ * a deferrable one (none); at j+21 a movable one while CPU 1 is busy
+ * (none).
+ */
+START_TEST(test_lower_bound)
+{
+	struct sim_stats st;
+
+	ck_assert_int_eq(text("#P:2"), 0);
+	ck_assert_int_eq(text("# tinykernel-replay: hz=250"), 0);
+	ck_assert_int_eq(start(0, 100, 0xe1, 5, 0, "P"), 0);
+	ck_assert_int_eq(start(0, 110, 0xe2, 5, 0, ""), 0);
+	ck_assert_int_eq(start(1, 120, 0xe3, 10, 1, ""), 0);
+	ck_assert_int_eq(start(1, 130, 0xe4, 8, 1, "D|P"), 0);
+	ck_assert_int_eq(start(1, 140, 0xe5, 20, 1, ""), 0);
+	ck_assert_int_eq(ev(0, 200, "cpu_idle: state=1 cpu_id=0"), 0);
+	ck_assert_int_eq(ev(1, 210, "cpu_idle: state=1 cpu_id=1"), 0);
+	ck_assert_int_eq(ev(1, 18 * 4000 + 500, "reschedule_entry: vector=253"), 0);
+	ck_assert_int_eq(ev(1, 18 * 4000 + 600, "cpu_idle: state=4294967295 cpu_id=1"), 0);
+	ck_assert_int_eq(ev(0, 25 * 4000 + 500, "reschedule_entry: vector=253"), 0);
+	ck_assert_int_eq(rp_finish(&tr, err, sizeof(err)), 0);
+	for (enum timer_model m = TIMER_MODEL_PULL; m <= TIMER_MODEL_LOCAL; m++) {
+		ck_assert_int_eq(replay(m, &st), 0);
+		ck_assert_uint_eq(st.lb_pinned, 1);
+		ck_assert_uint_eq(st.lb_global, 1);
+		ck_assert_uint_eq(st.expired, 5);	/* D when CPU 1 woke */
+		ck_assert_uint_ge(st.wakes_idle, 2);
+	}
+}
+END_TEST
+
 START_TEST(test_excerpt_models)
 {
 	static const enum timer_model models[] = {
@@ -441,6 +509,8 @@ static Suite *replay_suite(void)
 	tcase_set_timeout(r, 60);
 	tcase_add_test(r, test_service_exit_not_work);
 	tcase_add_test(r, test_closed_loop_rearm);
+	tcase_add_test(r, test_residency);
+	tcase_add_test(r, test_lower_bound);
 	tcase_add_test(r, test_excerpt_models);
 	suite_add_tcase(s, r);
 	return s;
