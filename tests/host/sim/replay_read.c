@@ -26,7 +26,7 @@ static int report(const struct rp_trace *tr, uint64_t line, const char *why)
  * @tr: an rp_trace_init()ed trace
  * @buf: the text
  * @len: its length
- * @err: "line N: reason" on error
+ * @err: "line N: reason" for a bad line, the reason for a bad trace
  * @errlen: its size
  *
  * Returns 0 or -1.
@@ -54,8 +54,7 @@ int rp_read_buf(struct rp_trace *tr, const char *buf, size_t len, char *err,
 		at = (size_t)(nl - buf) + 1;
 	}
 	if (rp_finish(tr, why, sizeof(why))) {
-		snprintf(err, errlen, "line %llu: %s",
-			 (unsigned long long)tr->lines, why);
+		snprintf(err, errlen, "%s", why);
 		return -1;
 	}
 	return 0;
@@ -67,7 +66,8 @@ int rp_read_buf(struct rp_trace *tr, const char *buf, size_t len, char *err,
  * @tr: an rp_trace_init()ed trace, named @path
  * @path: the file
  *
- * Returns 0, or -1 after printing "path:line: reason" on stderr.
+ * Returns 0, or -1 after printing "path:line: reason" (a bad line) or
+ * "path: reason" (a trace rp_finish() refuses) on stderr.
  */
 int rp_read_file(struct rp_trace *tr, const char *path)
 {
@@ -100,7 +100,10 @@ int rp_read_file(struct rp_trace *tr, const char *path)
 	gzclose(f);
 	if (zerr != Z_OK)
 		return report(tr, tr->lines + 1, "truncated or corrupt gzip data");
-	if (rp_finish(tr, why, sizeof(why)))
-		return report(tr, tr->lines, why);
+	if (rp_finish(tr, why, sizeof(why))) {
+		/* Not one line's fault: the whole trace, or --nodes. */
+		fprintf(stderr, "%s: %s\n", tr->name, why);
+		return -1;
+	}
 	return 0;
 }
