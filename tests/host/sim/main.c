@@ -11,6 +11,8 @@
  *   tmigr_sim [--list] [--scale X]
  *   tmigr_sim --replay FILE[.gz] [--nodes MAP|K] [--model M] [the options
  *             above but --cpus, --hz, --steps: those come from the trace]
+ *             a Linux trace under each model (replay_main.c, no --model:
+ *             all three)
  *
  * With no argument (as the test harness runs it) or with --list it runs
  * the default list: 8, 64, 512 and 4096 CPUs in several shapes, each under
@@ -30,7 +32,9 @@
  * default list ends with a short torture run; `make sim-torture` runs 10
  * million operations at 64, 512 and 4096 CPUs.
  *
- * One summary line per run; with the list, also a line in Check's verbose
+ * One summary line per run, ending with bound.c's fields (lower_bound=,
+ * res_1ms_pct=, res_10ms_pct=, lateness percentiles; docs/replay.md);
+ * with the list, also a line in Check's verbose
  * format ("file:line:P|F:suite:test:0: message") so tests/boot/run_tests.py
  * counts each run as a test.  Exit status: 0 all invariants held, 1 one
  * broke (the first is printed with step, CPU and timer), 2 bad usage or a
