@@ -73,6 +73,8 @@ struct rp_linux {
 	uint64_t ipi;		/* a reschedule or call-function IPI */
 	uint64_t other;		/* no traced interrupt: a device's */
 	uint64_t timer_exits;	/* RP_F_TIMER exits: not replayed as work */
+	uint64_t busy_timer_ns;	/* busy after those, to the next idle entry */
+	uint64_t busy_work_ns;	/* busy after the other exits */
 	uint64_t expiries;	/* timer_expire_entry */
 	uint64_t remote_expiries;	/* run on another CPU than its base */
 	uint64_t remote_cpu_walks;	/* tmigr_handle_remote_cpu */

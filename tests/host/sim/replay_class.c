@@ -347,10 +347,16 @@ static void class_cpu_event(struct rp_trace *tr, struct cls_cpu *c, size_t i)
 
 	switch (e->type) {
 	case RP_IDLE_ENTER:
-		if (c->known && !c->idle && c->exit_ev != SIZE_MAX &&
-		    (tr->ev[c->exit_ev].ns - tr->t0_ns) / tick ==
-		    (e->ns - tr->t0_ns) / tick)
-			tr->ev[c->exit_ev].flags |= RP_F_SHORT;
+		if (c->known && !c->idle && c->exit_ev != SIZE_MAX) {
+			const struct rp_event *x = &tr->ev[c->exit_ev];
+
+			if ((x->ns - tr->t0_ns) / tick == (e->ns - tr->t0_ns) / tick)
+				tr->ev[c->exit_ev].flags |= RP_F_SHORT;
+			if (x->flags & RP_F_TIMER)
+				tr->linux_.busy_timer_ns += e->ns - x->ns;
+			else
+				tr->linux_.busy_work_ns += e->ns - x->ns;
+		}
 		c->idle = c->known = true;
 		c->idle_from = e->ns;
 		c->last_irq = -1;

@@ -77,7 +77,7 @@ static void print_linux(const struct rp_trace *tr)
 {
 	const struct rp_linux *lx = &tr->linux_;
 
-	printf("replay linux idle_wakes_wheel=%llu idle_wakes_empty=%llu remote_expiries=%llu idle_exits=%llu exits_hrtimer=%llu exits_ipi=%llu exits_other=%llu exits_timer=%llu expiries=%llu unknown_expiries=%llu remote_cpu_walks=%llu late_p50_j=%llu late_p99_j=%llu late_max_j=%llu res_1ms_pct=%.1f res_10ms_pct=%.1f\n",
+	printf("replay linux idle_wakes_wheel=%llu idle_wakes_empty=%llu remote_expiries=%llu idle_exits=%llu exits_hrtimer=%llu exits_ipi=%llu exits_other=%llu exits_timer=%llu expiries=%llu unknown_expiries=%llu remote_cpu_walks=%llu late_p50_j=%llu late_p99_j=%llu late_max_j=%llu res_1ms_pct=%.1f res_10ms_pct=%.1f busy_ms_timer=%.0f busy_ms_work=%.0f\n",
 	       (unsigned long long)lx->wheel, (unsigned long long)lx->empty,
 	       (unsigned long long)lx->remote_expiries,
 	       (unsigned long long)lx->exits,
@@ -91,7 +91,8 @@ static void print_linux(const struct rp_trace *tr)
 	       (unsigned long long)rp_hist_pct(lx->late_hist, 65, lx->late_n, 99),
 	       (unsigned long long)lx->late_max_j,
 	       sim_resid_pct(lx->idle_1ms_ns, lx->idle_ns),
-	       sim_resid_pct(lx->idle_10ms_ns, lx->idle_ns));
+	       sim_resid_pct(lx->idle_10ms_ns, lx->idle_ns),
+	       lx->busy_timer_ns / 1e6, lx->busy_work_ns / 1e6);
 }
 
 static void print_trace(const struct rp_trace *tr)
