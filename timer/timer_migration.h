@@ -30,7 +30,11 @@
 
 /*
  * Setup.  Returns 0 or a negative errno-style code (lib/errno.h: -EINVAL for
- * a bad argument or state, -ERANGE when out of memory or group slots).
+ * a bad argument or state, -ENOMEM when out of memory, -ERANGE when out of
+ * group slots, which tmigr_init() sized and is a bug).  A setup call that
+ * fails leaves no partial groups behind: a failed tmigr_cpu_prepare()
+ * leaves the hierarchy as it was for the CPUs already in it, and may be
+ * retried.
  *
  * tmigr_init() reads timer_env_cpu_node() and timer_env_cpu_core() of every
  * CPU: set the topology first.  The levels are the seed's estimate from the

@@ -63,8 +63,8 @@ void tm_start_tmigr(unsigned int nnodes)
 	ck_assert_int_eq(tmigr_init(nr_cpu_ids, nnodes), 0);
 }
 
-/* The wheel at TM_HZ from jiffy @j0 under PULL, and the hierarchy. */
-void tm_start(unsigned int nnodes, uint64_t j0)
+/* The wheel at TM_HZ from jiffy @j0 under PULL, no hierarchy yet. */
+void tm_start_wheel(uint64_t j0)
 {
 	tm_set_time(j0);
 	free(tm_storage);
@@ -72,6 +72,12 @@ void tm_start(unsigned int nnodes, uint64_t j0)
 	ck_assert_ptr_nonnull(tm_storage);
 	ck_assert_int_eq(timer_init(tm_storage, nr_cpu_ids, TM_HZ), 0);
 	timer_set_model(TIMER_MODEL_PULL);
+}
+
+/* The wheel at TM_HZ from jiffy @j0 under PULL, and the hierarchy. */
+void tm_start(unsigned int nnodes, uint64_t j0)
+{
+	tm_start_wheel(j0);
 	tm_start_tmigr(nnodes);
 }
 
