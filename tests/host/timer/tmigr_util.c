@@ -101,6 +101,7 @@ void tm_teardown(void)
 	host_race_hook = NULL;
 	host_wake_hook = NULL;
 	timer_set_model(TIMER_MODEL_PULL);
+	timer_set_migration(true);
 	free(tm_storage);
 	tm_storage = NULL;
 	host_env_free_all();
