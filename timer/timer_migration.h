@@ -48,6 +48,7 @@
  */
 int tmigr_init(unsigned int ncpus, unsigned int nnodes);
 void tmigr_reset(void);		/* tests: forget it all before freeing */
+void tmigr_set_inactive_up_mainline(bool on);	/* tests: docs/findings/ */
 int tmigr_cpu_prepare(unsigned int cpu);	/* build @cpu's groups */
 int tmigr_cpu_online(void);			/* current CPU joins */
 int tmigr_cpu_offline(void);			/* current CPU leaves (#13) */

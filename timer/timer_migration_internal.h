@@ -96,6 +96,8 @@ typedef bool (*tmigr_up_fn)(struct tmigr_group *group,
 extern struct tmigr_cpu *tmigr_cpus;
 extern unsigned int tmigr_nr_cpus;
 extern bool tmigr_ready;
+/* tmigr_set_inactive_up_mainline() (timer_migration_setup.c). */
+extern bool tmigr_inactive_up_mainline;
 
 static inline union tmigr_state tmigr_read_state(struct tmigr_group *group)
 {

@@ -26,6 +26,7 @@ static unsigned int tmigr_hierarchy_levels;
 static unsigned int tmigr_crossnode_level;
 static unsigned int tmigr_cores_per_group;
 bool tmigr_ready;
+bool tmigr_inactive_up_mainline;
 
 /* Setup state, under tmigr_setup_lock (the count is also read lockless). */
 static spinlock_t tmigr_setup_lock;
@@ -602,6 +603,22 @@ int tmigr_init(unsigned int ncpus, unsigned int nnodes)
 void tmigr_reset(void)
 {
 	WRITE_ONCE(tmigr_ready, false);
+}
+
+/**
+ * tmigr_set_inactive_up_mainline - walk up from an idle CPU as mainline does
+ * @on: true: tmigr_inactive_up() ends the walk on what its own cmpxchg
+ *	saw and ignores that the group went idle before the CPU's event
+ *	was queued (mainline's kernel/time/timer_migration.c); false: the
+ *	fixed walk (the default)
+ *
+ * For the host tests and the simulator, to replay the event mainline
+ * loses (docs/findings/tmigr-inactive-up-lost-event.md); the kernel never
+ * calls it.
+ */
+void tmigr_set_inactive_up_mainline(bool on)
+{
+	WRITE_ONCE(tmigr_inactive_up_mainline, on);
 }
 
 /* ---- views ---- */

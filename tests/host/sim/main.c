@@ -9,6 +9,7 @@
  *   tmigr_sim --torture [--ops N] [--faults offline,ipi-delay|none]
  *             [--ipi-delay J] [--offline-rate P] [the options above]
  *   tmigr_sim [--list] [--scale X]
+ *   any of them with --tmigr-inactive-up=mainline|fixed
  *
  * With no argument (as the test harness runs it) or with --list it runs
  * the default list: 8, 64, 512 and 4096 CPUs in several shapes, each under
@@ -17,6 +18,12 @@
  * multiplies the list's steps, for the unsanitized `make sim-bench`.
  * --wrap J starts jiffies J before 2^64, as the kernel's tick does, so the
  * run crosses the wrap; the ns clock never wraps.
+ *
+ * --tmigr-inactive-up=mainline walks up from a CPU going idle as mainline
+ * Linux does (tmigr_set_inactive_up_mainline()): the walk ends on what the
+ * CPU's cmpxchg saw, so an event queued into a group that went idle
+ * meanwhile can be lost (docs/findings/tmigr-inactive-up-lost-event.md).
+ * The default, fixed, is this tree's walk.
  *
  * --torture runs until N operations (default 10 million: timer arms,
  * re-arms, cancels and deletes in bursts, CPUs going busy or idle, CPUs
@@ -40,6 +47,7 @@
 #include <string.h>
 
 #include "tests/host/sim/sim.h"
+#include "timer/timer_migration.h"
 #include "timer_env.h"
 
 struct list_entry {
@@ -292,6 +300,7 @@ static void usage(void)
 		"                 [--verbose N] [--trace-timer T] [--trace-cpu C]\n"
 		"                 [--torture] [--ops N] [--faults offline,ipi-delay|none]\n"
 		"                 [--ipi-delay J] [--offline-rate P]\n"
+		"                 [--tmigr-inactive-up=mainline|fixed]\n"
 		"       tmigr_sim [--list] [--scale X]   (the default runs)\n");
 }
 
@@ -317,6 +326,7 @@ int main(int argc, char **argv)
 		{ "faults", required_argument, NULL, 'f' },
 		{ "ipi-delay", required_argument, NULL, 'd' },
 		{ "offline-rate", required_argument, NULL, 'r' },
+		{ "tmigr-inactive-up", required_argument, NULL, 'I' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct sim_config c = {
@@ -394,6 +404,13 @@ int main(int argc, char **argv)
 			break;
 		case 'r':
 			c.offline_rate = (unsigned int)strtoul(optarg, NULL, 0);
+			break;
+		case 'I':
+			if (strcmp(optarg, "mainline") && strcmp(optarg, "fixed"))
+				goto bad;
+			tmigr_set_inactive_up_mainline(!strcmp(optarg,
+							       "mainline"));
+			printf("sim tmigr_inactive_up=%s\n", optarg);
 			break;
 		default:
 			goto bad;

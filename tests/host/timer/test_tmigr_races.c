@@ -549,6 +549,42 @@ START_TEST(event_queued_after_the_group_went_idle_reaches_the_root)
 }
 END_TEST
 
+/*
+ * The same interleaving with mainline's walk (tmigr_inactive_up() ends on
+ * its cmpxchg's view): CPU 9's event stays queued in its idle level-0 group,
+ * the root never hears of it, and busy CPU 0 sees nothing due, at the
+ * event's expiry or ever after (docs/findings/).
+ */
+START_TEST(event_queued_after_the_group_went_idle_is_lost_by_mainlines_walk)
+{
+	uint64_t t = tm_ns(1300);
+	struct tmigr_group_view g;
+
+	tm_setup(16, 1, 1000);
+	bring_up(16);
+	tmigr_set_inactive_up_mainline(true);
+	for (unsigned int cpu = 1; cpu < 16; cpu++)
+		if (cpu != 8 && cpu != 9)
+			tm_deactivate(cpu, TMIGR_NONE_NS);
+	arm_hook(TMIGR_RP_UPDATE_EVENTS, 9, 0, cpu8_idle_without_event);
+	tm_deactivate(9, t);
+	ck_assert(hook.fired);
+	g = group_view(tm_group_of(9));
+	ck_assert_uint_eq(g.active, 0);
+	ck_assert_uint_eq(g.next_expiry, t);
+	ck_assert_uint_eq(g.next_cpu, 9);
+	ck_assert_uint_eq(group_view(tm_root()).next_expiry, TMIGR_NONE_NS);
+	host_set_cpu(0);
+	for (uint64_t j = 1300; j < 2300; j += 100) {
+		host_set_now_ns(tm_ns(j));
+		ck_assert(!tmigr_requires_handle_remote());
+	}
+	/* The state invariants hold: only the event is gone. */
+	tm_assert_invariants();
+	ck_assert_uint_eq(host_warn_hits, 0);
+}
+END_TEST
+
 static void cpu2_goes_idle(void)
 {
 	tm_idle(2);
@@ -807,6 +843,8 @@ static Suite *tmigr_races_suite(void)
 	tcase_add_test(tc, cpu_leaving_idle_while_pulled_is_not_requeued);
 	tcase_add_test(tc,
 		       event_queued_after_the_group_went_idle_reaches_the_root);
+	tcase_add_test(tc,
+		event_queued_after_the_group_went_idle_is_lost_by_mainlines_walk);
 	tcase_add_test(tc,
 		       concurrent_walks_and_growth_keep_the_state_consistent);
 	suite_add_tcase(s, tc);

@@ -102,6 +102,7 @@ void tm_teardown(void)
 	host_wake_hook = NULL;
 	timer_set_model(TIMER_MODEL_PULL);
 	timer_set_migration(true);
+	tmigr_set_inactive_up_mainline(false);
 	free(tm_storage);
 	tm_storage = NULL;
 	host_env_free_all();
