@@ -110,8 +110,8 @@ static void tmigr_walk_from(tmigr_up_fn up, struct tmigr_walk *data,
 }
 
 /* Pre: tmc->lock held. */
-static void tmigr_walk_cpu(tmigr_up_fn up, struct tmigr_walk *data,
-			   struct tmigr_cpu *tmc)
+void tmigr_walk_cpu(tmigr_up_fn up, struct tmigr_walk *data,
+		    struct tmigr_cpu *tmc)
 {
 	lockdep_assert_held(&tmc->lock);
 	data->childmask = tmc->childmask;
@@ -304,6 +304,10 @@ static void __tmigr_cpu_activate(struct tmigr_cpu *tmc)
 
 	WRITE_ONCE(tmc->cpuevt.ignore, true);
 	WRITE_ONCE(tmc->wakeup, TMIGR_NONE_NS);
+	if (tmc->isolated) {
+		tmigr_isolated_activate(tmc);
+		return;
+	}
 	tmigr_walk_cpu(tmigr_active_up, &data, tmc);
 }
 
@@ -392,6 +396,8 @@ static uint64_t __tmigr_cpu_deactivate(struct tmigr_cpu *tmc,
 		.evt = &tmc->cpuevt,
 	};
 
+	if (tmc->isolated)
+		return tmigr_isolated_queue(tmc, nextexp);
 	/* NONE: no global event, or the local one comes first anyway. */
 	if (nextexp != TMIGR_NONE_NS)
 		WRITE_ONCE(tmc->cpuevt.ignore, false);
@@ -412,6 +418,8 @@ static uint64_t tmigr_new_timer(struct tmigr_cpu *tmc, uint64_t nextexp)
 	/* The migrator pulling this CPU requeues its events itself. */
 	if (tmc->remote)
 		return TMIGR_NONE_NS;
+	if (tmc->isolated)
+		return tmigr_isolated_queue(tmc, nextexp);
 	trace_tmigr_cpu_new_timer(tmc);
 	WRITE_ONCE(tmc->cpuevt.ignore, false);
 	tmigr_walk_cpu(tmigr_update_events, &data, tmc);
@@ -598,7 +606,8 @@ void tmigr_handle_remote(void)
 	struct tmigr_cpu *tmc = this_tmc();
 	struct tmigr_walk data = { .firstexp = TMIGR_NONE_NS };
 
-	if (tmigr_is_not_available(tmc))
+	/* An isolated CPU never expires other CPUs' timers. */
+	if (tmigr_is_not_available(tmc) || tmc->isolated)
 		return;
 	/*
 	 * Not the migrator: nothing to do, except clearing a wakeup left
@@ -651,7 +660,7 @@ bool tmigr_requires_handle_remote(void)
 	struct tmigr_walk data = { .firstexp = TMIGR_NONE_NS };
 	uint64_t now;
 
-	if (tmigr_is_not_available(tmc))
+	if (tmigr_is_not_available(tmc) || tmc->isolated)
 		return false;
 	now = timer_env_now_ns();
 	/* Idle (woken by an interrupt): only for what it must wake for. */

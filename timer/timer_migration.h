@@ -92,6 +92,7 @@ struct tmigr_cpu_view {
 	bool online;
 	bool idle;
 	bool remote;			/* being handled by a migrator now */
+	bool isolated;			/* isolcpus=: never active in a group */
 	int group;			/* level-0 group id, -1 if none */
 	uint8_t childmask;
 	uint64_t wakeup;		/* TMIGR_NONE_NS if none */

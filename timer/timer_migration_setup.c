@@ -575,6 +575,8 @@ int tmigr_init(unsigned int ncpus, unsigned int nnodes)
 		tmc->cpuevt.cpu = cpu;
 		tmc->cpuevt.ignore = true;
 		tmc->wakeup = TMIGR_NONE_NS;
+		/* isolcpus= is fixed at boot. */
+		tmc->isolated = !timer_env_cpu_housekeeping(cpu);
 	}
 	for (lvl = 0; lvl < TMIGR_MAX_LEVELS; lvl++) {
 		tmigr_level_head[lvl] = tmigr_level_tail[lvl] = NULL;
@@ -717,6 +719,7 @@ bool tmigr_cpu_get(unsigned int cpu, struct tmigr_cpu_view *v)
 	v->online = tmc->online;
 	v->idle = tmc->idle;
 	v->remote = tmc->remote;
+	v->isolated = tmc->isolated;
 	v->group = group ? (int)group->id : -1;
 	v->childmask = group ? tmc->childmask : 0;
 	v->wakeup = READ_ONCE(tmc->wakeup);

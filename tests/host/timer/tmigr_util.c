@@ -310,7 +310,8 @@ int tm_root(void)
 
 /*
  * The state invariants: a group's active mask is exactly its active
- * children (CPUs online and not idle, groups with an active mask), its
+ * children (CPUs online, not idle and not isolated, groups with an active
+ * mask), its
  * migrator is one of them or NONE when there is none, one root, at most
  * TMIGR_CHILDS_PER_GROUP children.  Returns 0, or -1 with @why filled.
  */
@@ -328,7 +329,7 @@ int tm_check_invariants(char *why, unsigned int len)
 		want[id] = 0;
 	for (cpu = 0; cpu < nr_cpu_ids; cpu++) {
 		ck_assert(tmigr_cpu_get(cpu, &c));
-		if (c.group >= 0 && c.online && !c.idle)
+		if (c.group >= 0 && c.online && !c.idle && !c.isolated)
 			want[c.group] |= c.childmask;
 	}
 	for (id = 0; id < shape.groups; id++) {
