@@ -116,7 +116,7 @@ static struct tmigr_group *tmigr_new_group(unsigned int lvl,
 	group->next_expiry = TMIGR_NONE_NS;
 	tq_node_init(&group->groupevt.nextevt, TMIGR_NONE_NS);
 	group->groupevt.cpu = 0;
-	group->groupevt.ignore = true;
+	WRITE_ONCE(group->groupevt.ignore, true);
 
 	if (tmigr_level_tail[lvl])
 		tmigr_level_tail[lvl]->level_next = group;
@@ -573,7 +573,7 @@ int tmigr_init(unsigned int ncpus, unsigned int nnodes)
 		spin_lock_init(&tmc->lock);
 		tq_node_init(&tmc->cpuevt.nextevt, TMIGR_NONE_NS);
 		tmc->cpuevt.cpu = cpu;
-		tmc->cpuevt.ignore = true;
+		WRITE_ONCE(tmc->cpuevt.ignore, true);
 		tmc->wakeup = TMIGR_NONE_NS;
 		/* isolcpus= is fixed at boot. */
 		tmc->isolated = !timer_env_cpu_housekeeping(cpu);
