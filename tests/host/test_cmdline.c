@@ -300,8 +300,9 @@ START_TEST(test_help)
 	struct help_acc h = { 0, "" };
 
 	cmdline_help(help_line, &h);
-	ck_assert_int_eq(h.lines, 13);
-	ck_assert_str_eq(h.seen, "selftest timer_model hz nohz clockevent "
+	ck_assert_int_eq(h.lines, 14);
+	ck_assert_str_eq(h.seen, "selftest timer_model hz nohz "
+			 "timer_migration clockevent "
 			 "scenario trace trace_buf isolcpus expect_cpus "
 			 "expect_nodes torture_seed torture_ms ");
 }
