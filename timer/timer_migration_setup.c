@@ -326,12 +326,15 @@ static void tmigr_connect_old_root(struct tmigr_group *old_root,
 				   struct tmigr_group *chain[TMIGR_MAX_LEVELS],
 				   unsigned int n)
 {
+	/* tmigr_get_chain() stays below the root's level, so below MAX. */
+	if (WARN_ON_ONCE(n >= TMIGR_MAX_LEVELS))
+		return;
 	/* Top-down: a group becomes reachable only once linked above. */
 	tmigr_connect(chain[n], root, 1u << 0);
-	while (n > 0) {
-		tmigr_connect(chain[n - 1], chain[n],
-			      tmigr_take_slot(chain[n]));
-		n--;
+	for (; n > 0; n--) {
+		struct tmigr_group *child = chain[n - 1], *parent = chain[n];
+
+		tmigr_connect(child, parent, tmigr_take_slot(parent));
 	}
 	timer_env_race_point(TMIGR_RP_CONNECT_PUBLISHED);
 	tmigr_sync_up(old_root);
@@ -390,7 +393,9 @@ static int tmigr_get_path(unsigned int cpu,
  */
 static int tmigr_add_cpu(unsigned int cpu)
 {
-	struct tmigr_group *stack[TMIGR_MAX_LEVELS], *chain[TMIGR_MAX_LEVELS];
+	/* tmigr_get_path() fills stack[0..its result]. */
+	struct tmigr_group *stack[TMIGR_MAX_LEVELS] = { NULL };
+	struct tmigr_group *chain[TMIGR_MAX_LEVELS];
 	struct tmigr_group *top, *old_root = tmigr_root;
 	struct tmigr_cpu *tmc = &tmigr_cpus[cpu];
 	unsigned int first_new = tmigr_nr_groups, lvl;
@@ -399,6 +404,8 @@ static int tmigr_add_cpu(unsigned int cpu)
 
 	lockdep_assert_held(&tmigr_setup_lock);
 	ret = tmigr_get_path(cpu, stack, &new_core);
+	if (ret >= 0 && WARN_ON_ONCE(!stack[0] || !stack[ret]))
+		ret = -EINVAL;
 	if (ret < 0)
 		goto unwind;
 	lvl = (unsigned int)ret;
