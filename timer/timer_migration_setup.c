@@ -155,7 +155,10 @@ static void tmigr_unwind(unsigned int first_new)
 			tmigr_level_head[lvl] = NULL;
 		tmigr_level_tail[lvl] = prev;
 		tmigr_level_count[lvl]--;
-		tmigr_groups[group->id] = NULL;
+		/*
+		 * The slot keeps pointing at the group, whose memory stays: a
+		 * view that read the old count finds a group, not NULL.
+		 */
 		smp_store_release(&tmigr_nr_groups, tmigr_nr_groups - 1);
 		group->level_next = tmigr_spare;
 		tmigr_spare = group;
