@@ -32,26 +32,9 @@
 
 extern struct boot_options boot_opts;
 
-uint64_t timer_env_now_ns(void)
-{
-	return clock_ns();
-}
-
 bool cpu_is_idle(unsigned int cpu)
 {
 	return READ_ONCE(per_cpu(cpu)->in_idle_loop);
-}
-
-bool timer_env_cpu_idle(unsigned int cpu)
-{
-	return cpu_is_idle(cpu);
-}
-
-void timer_env_wake_cpu(unsigned int cpu)
-{
-	if (cpu == smp_processor_id())
-		return;		/* we are awake; the idle path re-asks */
-	lapic_send_ipi(per_cpu(cpu)->apic_id, RESCHEDULE_VECTOR);
 }
 
 void timers_init(void)

@@ -1,15 +1,11 @@
 #include "kernel/softirq.h"
-#include "kernel/env/timer_env.h"
+#include "kernel/percpu.h"
+#include "kernel/spinlock.h"
 #include "timer/timer.h"
 
 void raise_timer_softirq(void)
 {
 	this_cpu()->softirq_pending = true;
-}
-
-void timer_env_raise_softirq(void)
-{
-	raise_timer_softirq();
 }
 
 void irq_exit_softirq(void)
