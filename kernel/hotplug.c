@@ -14,6 +14,7 @@
  * longer PENDING, or belongs to an older generation, and does nothing.
  */
 #include "kernel/hotplug.h"
+#include "arch/x86_64/arch.h"
 #include "arch/x86_64/idle.h"
 #include "arch/x86_64/irq.h"
 #include "arch/x86_64/lapic.h"
@@ -205,7 +206,7 @@ static int do_cpu_down(unsigned cpu, bool verbose)
 	}
 	/* Taken: it finishes in microseconds. */
 	while (req_state() != REQ_DONE)
-		__asm__ volatile("pause");
+		cpu_relax();
 	WRITE_ONCE(moved_total, moved_total + req.moved);
 	if (verbose)
 		printk("# hotplug cpu=%u offline timers_moved=%u to=%u\n", cpu,

@@ -9,6 +9,7 @@
  * which a timer is due, so the bound is the number of such jiffies.
  */
 #include "kernel/scenario.h"
+#include "arch/x86_64/arch.h"
 #include "arch/x86_64/smp.h"
 #include "arch/x86_64/tsc.h"
 #include "kernel/cmdline.h"
@@ -92,7 +93,7 @@ static void busy_loop(void *arg)
 {
 	(void)arg;
 	while (clock_ns() < sc.end_ns)
-		__asm__ volatile("pause");
+		cpu_relax();
 }
 
 static void snapshot(unsigned cpu, struct snap *s)
@@ -192,7 +193,7 @@ static unsigned busy_with_hotplug(const struct scenario_opts *o, uint64_t t0)
 		uint64_t at = t0 + h->at_ms * 1000000ULL;
 
 		while (clock_ns() < at)
-			__asm__ volatile("pause");
+			cpu_relax();
 		if ((cpu_online[h->cpu] ? cpu_down(h->cpu) : cpu_up(h->cpu)))
 			failed++;
 	}

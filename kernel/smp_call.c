@@ -1,4 +1,5 @@
 #include "kernel/smp_call.h"
+#include "arch/x86_64/arch.h"
 #include "arch/x86_64/irq.h"
 #include "arch/x86_64/lapic.h"
 #include "arch/x86_64/tsc.h"
@@ -24,7 +25,7 @@ bool spin_wait_until(bool (*done)(void *arg), void *arg,
 	while (!done(arg)) {
 		if (clock_ns() - t0 > timeout_ns)
 			return false;
-		__asm__ volatile("pause");
+		cpu_relax();
 	}
 	return true;
 }

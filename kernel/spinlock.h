@@ -10,6 +10,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "arch/x86_64/arch.h"
+
 typedef struct {
 	uint32_t next;		/* ticket handed to the next arrival */
 	uint32_t owner;		/* ticket being served */
@@ -28,7 +30,7 @@ static inline void spin_lock(spinlock_t *l)
 	uint32_t me = __atomic_fetch_add(&l->next, 1, __ATOMIC_RELAXED);
 
 	while (__atomic_load_n(&l->owner, __ATOMIC_ACQUIRE) != me)
-		__asm__ volatile("pause");
+		cpu_relax();
 }
 
 static inline void spin_unlock(spinlock_t *l)

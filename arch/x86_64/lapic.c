@@ -248,7 +248,7 @@ void lapic_timer_calibrate(void)
 	lapic_write(LAPIC_TMR_INIT, 0xffffffff);
 	t0 = clock_ns();
 	while (clock_ns() - t0 < TMR_CALIB_NS)
-		__asm__ volatile("pause");
+		cpu_relax();
 	left = lapic_read(LAPIC_TMR_CUR);
 	t1 = clock_ns();
 	lapic_write(LAPIC_TMR_INIT, 0);

@@ -64,7 +64,7 @@ static __attribute__((noreturn)) void ap_entry_c(struct ap_boot *b)
 	tsc_sync_ap();
 	/* The boot CPU stores our offset before it lets anyone call us. */
 	while (!__atomic_load_n(&b->synced, __ATOMIC_ACQUIRE))
-		__asm__ volatile("pause");
+		cpu_relax();
 	timers_cpu_online();
 	cpu_idle_loop();
 }
@@ -109,7 +109,7 @@ static bool start_one(unsigned idx, uint32_t apic_id)
 			       "left out\n", idx, apic_id);
 			return false;
 		}
-		__asm__ volatile("pause");
+		cpu_relax();
 	}
 	per_cpu(idx)->tsc_offset = (uint64_t)tsc_sync_bsp();
 	__atomic_store_n(&b->synced, true, __ATOMIC_RELEASE);

@@ -167,7 +167,7 @@ int64_t tsc_sync_bsp(void)
 	t0 = rdtsc() + this_cpu()->tsc_offset;
 	__atomic_store_n(&sync_go, 1, __ATOMIC_RELEASE);
 	while (!__atomic_load_n(&sync_ack, __ATOMIC_ACQUIRE))
-		__asm__ volatile("pause");
+		cpu_relax();
 	t1 = rdtsc() + this_cpu()->tsc_offset;
 	sync_go = 0;
 	return (int64_t)(t0 / 2 + t1 / 2 - sync_ap_tsc);
@@ -176,7 +176,7 @@ int64_t tsc_sync_bsp(void)
 void tsc_sync_ap(void)
 {
 	while (!__atomic_load_n(&sync_go, __ATOMIC_ACQUIRE))
-		__asm__ volatile("pause");
+		cpu_relax();
 	sync_ap_tsc = rdtsc();
 	__atomic_store_n(&sync_ack, 1, __ATOMIC_RELEASE);
 }
@@ -186,5 +186,5 @@ void delay_ns(uint64_t ns)
 	uint64_t t0 = clock_ns();
 
 	while (clock_ns() - t0 < ns)
-		__asm__ volatile("pause");
+		cpu_relax();
 }

@@ -47,7 +47,7 @@ static inline bool timer_env_cpu_housekeeping(unsigned int cpu)
 
 static inline void timer_env_cpu_relax(void)
 {
-	__asm__ volatile("pause");
+	cpu_relax();
 }
 
 /* Clock: jiffies (kept by kernel/tick.c) and the ns time. */

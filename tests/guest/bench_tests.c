@@ -14,6 +14,7 @@
  * Lines: `# bench name=N model=M cpus=C busy=B reps=R min_ns= median_ns=
  * p99_ns= max_ns=` (values per operation).  Asserts only that it ran.
  */
+#include "arch/x86_64/arch.h"
 #include "arch/x86_64/smp.h"
 #include "arch/x86_64/tsc.h"
 #include "kernel/cmdline.h"
@@ -40,7 +41,7 @@ static void spin_until_stop(void *arg)
 {
 	(void)arg;
 	while (!READ_ONCE(bench_stop))
-		__asm__ volatile("pause");
+		cpu_relax();
 }
 
 /* Start every 4th other CPU spinning; returns how many. */

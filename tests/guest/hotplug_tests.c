@@ -8,6 +8,7 @@
  * "Not early" is exact; the late bound allows the same TCG slack as the
  * timer suite.
  */
+#include "arch/x86_64/arch.h"
 #include "arch/x86_64/smp.h"
 #include "arch/x86_64/tsc.h"
 #include "kernel/hotplug.h"
@@ -146,7 +147,7 @@ static void offline_moves_every_timer_to_the_caller(struct ktest *t)
 	/* A deferrable timer waits for a tick: stay busy a few. */
 	for (uint64_t t0 = clock_ns(); !probe_fired(&def) &&
 	     clock_ns() - t0 < WAIT_NS;)
-		__asm__ volatile("pause");
+		cpu_relax();
 	expect_on_time(t, &pinned);
 	expect_on_time(t, &global);
 	KEXPECT(t, probe_fired(&def));

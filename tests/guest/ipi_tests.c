@@ -3,6 +3,7 @@
  * to it, answers IPIs from every node to every node, and, with nothing
  * armed, takes no timer wakes.
  */
+#include "arch/x86_64/arch.h"
 #include "arch/x86_64/irq.h"
 #include "arch/x86_64/lapic.h"
 #include "arch/x86_64/smp.h"
@@ -236,7 +237,7 @@ static void lapic_oneshot_fires_within_bound_on_each_ap(struct ktest *t)
 		while (__atomic_load_n(&p->timer_irqs, __ATOMIC_ACQUIRE) ==
 			       irqs &&
 		       clock_ns() - t0 < 1000000000ULL)
-			__asm__ volatile("pause");
+			cpu_relax();
 		fired = p->last_timer_irq_ns;
 		KEXPECT_EQ(t, p->timer_irqs, irqs + 1);
 		KEXPECT_EQ(t, p->wakes_timer, wakes + 1);
@@ -274,7 +275,7 @@ static void hammer_lock(void *arg)
 {
 	(void)arg;
 	while (!__atomic_load_n(&lock_go, __ATOMIC_ACQUIRE))
-		__asm__ volatile("pause");
+		cpu_relax();
 	for (int i = 0; i < LOCK_ROUNDS; i++) {
 		spin_lock(&test_lock);
 		locked_counter = locked_counter + 1;
@@ -301,7 +302,7 @@ static void spinlock_counts_exactly_under_contention(struct ktest *t)
 		while (!__atomic_load_n(&per_cpu(cpus[i])->call.done,
 					__ATOMIC_ACQUIRE) &&
 		       clock_ns() - t0 < LOCK_WAIT_NS)
-			__asm__ volatile("pause");
+			cpu_relax();
 		KEXPECT(t, per_cpu(cpus[i])->call.done);
 	}
 	KEXPECT_EQ(t, locked_counter, (uint64_t)(started + 1) * LOCK_ROUNDS);

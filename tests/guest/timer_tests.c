@@ -13,6 +13,7 @@
  * itself did not run (host scheduling), which the bound also allows, as
  * it allows for how late the expiring CPU's own timer interrupt came.
  */
+#include "arch/x86_64/arch.h"
 #include "arch/x86_64/smp.h"
 #include "arch/x86_64/tsc.h"
 #include "kernel/idle.h"
@@ -69,7 +70,7 @@ static bool wait_fired_stall(struct probe *p, unsigned n, uint64_t *stall_ns)
 				all = false;
 		if (all)
 			return true;
-		__asm__ volatile("pause");
+		cpu_relax();
 	}
 	return false;
 }
@@ -170,7 +171,7 @@ static int idle_target(void)
 			 per_cpu(c)->in_idle)) {
 			if (clock_ns() - t0 > WAIT_NS)
 				return -1;
-			__asm__ volatile("pause");
+			cpu_relax();
 		}
 		return (int)c;
 	}
@@ -229,7 +230,7 @@ static void tick_work(void *arg)
 	(void)arg;
 	while (READ_ONCE(this_cpu()->ticks) - ticks0 < 3 &&
 	       clock_ns() - t0 < 1000000000ULL)
-		__asm__ volatile("pause");
+		cpu_relax();
 }
 
 static void deferrable_timer_does_not_wake_idle_cpu(struct ktest *t)
@@ -250,7 +251,7 @@ static void deferrable_timer_does_not_wake_idle_cpu(struct ktest *t)
 	wakes0 = pc->wakes_timer + pc->wakes_ipi + pc->wakes_other;
 	t0 = clock_ns();
 	while (clock_ns() - t0 < 20 * tick_period_ns())
-		__asm__ volatile("pause");
+		cpu_relax();
 	KEXPECT_EQ(t, pc->wakes_timer + pc->wakes_ipi + pc->wakes_other,
 		   wakes0);
 	KEXPECT_EQ(t, p.fired, 0);
@@ -347,7 +348,7 @@ static void nohz_off_keeps_the_tick_in_idle(struct ktest *t)
 	w0 = per_cpu((unsigned)c)->wakes_timer;
 	t0 = clock_ns();
 	while (clock_ns() - t0 < 50 * tick_period_ns())
-		__asm__ volatile("pause");
+		cpu_relax();
 	ticks = per_cpu((unsigned)c)->wakes_timer - w0;
 	want = 50;
 	/*

@@ -35,6 +35,7 @@
  * Lines: `# torture start ...`, then after the run one `# torture cpu=`
  * line per CPU and `# torture total ...` (docs/torture.md).
  */
+#include "arch/x86_64/arch.h"
 #include "arch/x86_64/smp.h"
 #include "arch/x86_64/tsc.h"
 #include "kernel/cmdline.h"
@@ -420,7 +421,7 @@ static void tt_fence_target(unsigned cpu)
 	for (unsigned c = 0; c < nr_cpus; c++)
 		while (__atomic_load_n(&tt_cpus[c].using, __ATOMIC_SEQ_CST) ==
 		       (int)cpu)
-			__asm__ volatile("pause");
+			cpu_relax();
 }
 
 static void tt_down(unsigned cpu)
