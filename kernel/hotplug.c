@@ -15,11 +15,6 @@
  */
 #include "kernel/hotplug.h"
 #include "arch/x86_64/arch.h"
-#include "arch/x86_64/idle.h"
-#include "arch/x86_64/irq.h"
-#include "arch/x86_64/lapic.h"
-#include "arch/x86_64/smp.h"
-#include "arch/x86_64/tsc.h"
 #include "kernel/panic.h"
 #include "kernel/percpu.h"
 #include "kernel/printk.h"
@@ -246,7 +241,7 @@ static int do_cpu_up(unsigned cpu, bool verbose)
 		return -EALREADY;
 	}
 	__atomic_store_n(&p->online_request, true, __ATOMIC_RELEASE);
-	lapic_send_ipi(p->apic_id, RESCHEDULE_VECTOR);
+	arch_send_ipi(cpu, RESCHEDULE_VECTOR);
 	if (!spin_wait_until(cpu_is_up, (void *)(uintptr_t)cpu,
 			     HOTPLUG_WAIT_NS)) {
 		if (verbose)

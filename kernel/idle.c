@@ -12,10 +12,7 @@
  */
 #include "kernel/idle.h"
 #include "kernel/hotplug.h"
-#include "arch/x86_64/idle.h"
-#include "arch/x86_64/irq.h"
-#include "arch/x86_64/lapic.h"
-#include "arch/x86_64/tsc.h"
+#include "arch/x86_64/arch.h"
 #include "kernel/cmdline.h"
 #include "kernel/kmem.h"
 #include "kernel/panic.h"

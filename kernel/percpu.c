@@ -1,5 +1,5 @@
 #include "kernel/percpu.h"
-#include "arch/x86_64/cpu.h"
+#include "arch/x86_64/arch.h"
 #include "kernel/mm.h"
 #include "kernel/pmm.h"
 #include "lib/string.h"

@@ -10,8 +10,6 @@
  */
 #include "kernel/scenario.h"
 #include "arch/x86_64/arch.h"
-#include "arch/x86_64/smp.h"
-#include "arch/x86_64/tsc.h"
 #include "kernel/cmdline.h"
 #include "kernel/hotplug.h"
 #include "kernel/idle.h"

@@ -1,8 +1,5 @@
 #include "kernel/smp_call.h"
 #include "arch/x86_64/arch.h"
-#include "arch/x86_64/irq.h"
-#include "arch/x86_64/lapic.h"
-#include "arch/x86_64/tsc.h"
 #include "kernel/percpu.h"
 #include "kernel/spinlock.h"
 
@@ -14,7 +11,7 @@ static bool send(unsigned cpu, struct percpu_call *c, void (*fn)(void *),
 	c->done = false;
 	c->arg = arg;
 	__atomic_store_n(&c->fn, fn, __ATOMIC_RELEASE);
-	return lapic_send_ipi(per_cpu(cpu)->apic_id, CALL_FUNCTION_VECTOR);
+	return arch_send_ipi(cpu, CALL_FUNCTION_VECTOR);
 }
 
 bool spin_wait_until(bool (*done)(void *arg), void *arg,

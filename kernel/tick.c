@@ -7,8 +7,7 @@
  * and a clockevent armed directly (the arch self-test) is left alone.
  */
 #include "kernel/tick.h"
-#include "arch/x86_64/lapic.h"
-#include "arch/x86_64/tsc.h"
+#include "arch/x86_64/arch.h"
 #include "kernel/percpu.h"
 #include "kernel/softirq.h"
 #include "kernel/trace.h"

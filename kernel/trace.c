@@ -11,7 +11,7 @@
  * counted lost rather than printed torn.  Formats: docs/tracing.md.
  */
 #include "kernel/trace.h"
-#include "arch/x86_64/tsc.h"
+#include "arch/x86_64/arch.h"
 #include "drivers/debugexit.h"
 #include "kernel/cmdline.h"
 #include "kernel/kmem.h"

@@ -5,7 +5,7 @@
  * check is taken once HLT has started and ends it; no wake-up is lost
  * between the check and the halt.
  */
-#include "arch/x86_64/idle.h"
+#include "arch/x86_64/arch.h"
 #include "arch/x86_64/tsc.h"
 #include "kernel/percpu.h"
 

@@ -15,6 +15,7 @@
  * IOAPIC, so x2APIC needs no interrupt remapping here.
  */
 #include "arch/x86_64/lapic.h"
+#include "arch/x86_64/arch.h"
 #include "arch/x86_64/irq.h"
 #include "arch/x86_64/tsc.h"
 #include "arch/x86_64/cpu.h"

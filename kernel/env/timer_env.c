@@ -7,9 +7,7 @@
  * counterpart is tests/host/env/timer_env.c.
  */
 #include "kernel/env/timer_env.h"
-#include "arch/x86_64/irq.h"
-#include "arch/x86_64/lapic.h"
-#include "arch/x86_64/tsc.h"
+#include "arch/x86_64/arch.h"
 #include "kernel/idle.h"
 #include "kernel/softirq.h"
 
@@ -27,7 +25,7 @@ void timer_env_wake_cpu(unsigned int cpu)
 {
 	if (cpu == smp_processor_id())
 		return;		/* we are awake; the idle path re-asks */
-	lapic_send_ipi(per_cpu(cpu)->apic_id, RESCHEDULE_VECTOR);
+	arch_send_ipi(cpu, RESCHEDULE_VECTOR);
 }
 
 bool timer_env_cpu_idle(unsigned int cpu)
