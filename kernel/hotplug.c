@@ -100,7 +100,7 @@ void cpu_park(void)
 
 	p->offlines++;
 	while (!__atomic_load_n(&p->online_request, __ATOMIC_ACQUIRE))
-		arch_cpu_halt();
+		arch_cpu_idle();	/* no idle accounting: parked */
 	p->online_request = false;
 	p->offline_ns += clock_ns() - t0;
 	timers_cpu_up(p->cpu);

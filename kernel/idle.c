@@ -84,6 +84,18 @@ void timers_cpu_online(void)
 }
 
 /*
+ * One HLT of an idle period, stamped for the wake accounting that the
+ * first interrupt does (kernel/irq.c).
+ */
+static void idle_halt(struct percpu *p)
+{
+	p->idle_entries++;
+	p->idle_since = clock_ns();
+	p->in_idle = true;
+	arch_cpu_idle();
+}
+
+/*
  * One idle period, entered with interrupts off: HLT until @done (or, for
  * the idle loop, until work is queued), then leave NOHZ.
  */
@@ -100,7 +112,7 @@ static void do_idle(bool (*done)(void *), void *arg)
 			break;
 		tick_nohz_idle_stop_tick();
 		trace(idle_enter, p->tick_stopped, p->tick_next_ns);
-		arch_cpu_idle();
+		idle_halt(p);
 	}
 	WRITE_ONCE(p->in_idle_loop, false);
 	tick_nohz_idle_exit();

@@ -20,7 +20,7 @@ struct percpu {
 	unsigned cpu;
 	uint32_t apic_id;
 	unsigned node;
-	/* Set by arch_cpu_idle() before HLT, cleared by the first interrupt. */
+	/* Set before an idle HLT (kernel/idle.c), cleared by the first interrupt. */
 	volatile bool in_idle;
 	/* Added to this CPU's TSC to line it up with the boot CPU's. */
 	uint64_t tsc_offset;

@@ -31,8 +31,6 @@ static inline bool arch_send_ipi(unsigned int cpu, uint8_t vector)
 
 /* Halt until the next interrupt; entered and left with interrupts off. */
 void arch_cpu_idle(void);
-/* The same for a parked (offline) CPU: no idle accounting, no wake reason. */
-void arch_cpu_halt(void);
 
 /*
  * Arm this CPU's LAPIC timer, one-shot, to fire LOCAL_TIMER_VECTOR in
