@@ -118,7 +118,7 @@ static void do_idle(bool (*done)(void *), void *arg)
 	tick_nohz_idle_exit();
 }
 
-__attribute__((noreturn)) void cpu_idle_loop(void)
+static __attribute__((noreturn)) void cpu_idle_loop(void)
 {
 	local_irq_disable();
 	for (;;) {
@@ -128,6 +128,12 @@ __attribute__((noreturn)) void cpu_idle_loop(void)
 		if (this_cpu()->offline)
 			cpu_park();
 	}
+}
+
+__attribute__((noreturn)) void cpu_startup_entry(void)
+{
+	timers_cpu_online();
+	cpu_idle_loop();
 }
 
 void cpu_idle_until(bool (*done)(void *), void *arg)

@@ -20,8 +20,11 @@ void timers_cpu_prepare(unsigned int cpu);
 /* On each CPU as it comes up: tick on, join the hierarchy. */
 void timers_cpu_online(void);
 
-/* An AP's life after bring-up. */
-__attribute__((noreturn)) void cpu_idle_loop(void);
+/*
+ * An AP's life after bring-up (arch/x86_64/smp.c calls it once the AP's
+ * clock is synced): timers_cpu_online(), then the idle loop for good.
+ */
+__attribute__((noreturn)) void cpu_startup_entry(void);
 
 /*
  * Idle this CPU until @done(@arg) is true; returns with interrupts as they

@@ -65,8 +65,7 @@ static __attribute__((noreturn)) void ap_entry_c(struct ap_boot *b)
 	/* The boot CPU stores our offset before it lets anyone call us. */
 	while (!__atomic_load_n(&b->synced, __ATOMIC_ACQUIRE))
 		cpu_relax();
-	timers_cpu_online();
-	cpu_idle_loop();
+	cpu_startup_entry();
 }
 
 static void *alloc_pages(uint64_t n)
