@@ -91,7 +91,7 @@ static void idle_halt(struct percpu *p)
 {
 	p->idle_entries++;
 	p->idle_since = clock_ns();
-	p->in_idle = true;
+	WRITE_ONCE(p->in_idle, true);
 	arch_cpu_idle();
 }
 
@@ -125,7 +125,7 @@ static __attribute__((noreturn)) void cpu_idle_loop(void)
 		do_idle(0, 0);
 		smp_call_run_pending(true);
 		/* The work was cpu_down()'s: park until cpu_up(). */
-		if (this_cpu()->offline)
+		if (READ_ONCE(this_cpu()->offline))
 			cpu_park();
 	}
 }
@@ -146,17 +146,17 @@ void cpu_idle_until(bool (*done)(void *), void *arg)
 
 struct sleeper {
 	struct timer_list timer;
-	volatile bool fired;
+	bool fired;
 };
 
 static void sleeper_fn(struct timer_list *t)
 {
-	((struct sleeper *)t)->fired = true;
+	WRITE_ONCE(((struct sleeper *)t)->fired, true);
 }
 
 static bool sleeper_done(void *arg)
 {
-	return ((struct sleeper *)arg)->fired;
+	return READ_ONCE(((struct sleeper *)arg)->fired);
 }
 
 void cpu_idle_sleep_ns(uint64_t ns)

@@ -17,9 +17,9 @@ static void account_wake(struct percpu *p, enum irq_source src,
 {
 	uint64_t idle;
 
-	if (!p->in_idle)
+	if (!READ_ONCE(p->in_idle))
 		return;
-	p->in_idle = false;
+	WRITE_ONCE(p->in_idle, false);
 	/*
 	 * The first interrupt out of HLT: jiffies may be stale if every CPU
 	 * was idle, and what this handler arms must see the current jiffy
@@ -42,7 +42,7 @@ bool irq_enter(enum irq_source src, unsigned int vector)
 	struct percpu *p = this_cpu();
 
 	/* Parked by cpu_down(): no tick, no softirq; count what came. */
-	if (p->offline) {
+	if (READ_ONCE(p->offline)) {
 		p->parked_wakes++;
 		return false;
 	}
@@ -59,7 +59,7 @@ void irq_handle(enum irq_source src, unsigned int vector)
 		trace(ipi_receive, vector);
 	} else if (src == IRQ_SRC_TIMER) {
 		/* Stamp first: a reader that sees the count sees the stamp. */
-		p->last_timer_irq_ns = clock_ns();
+		WRITE_ONCE(p->last_timer_irq_ns, clock_ns());
 		smp_store_release(&p->timer_irqs, p->timer_irqs + 1);
 		tick_interrupt();
 	}

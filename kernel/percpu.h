@@ -9,10 +9,11 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+/* Shared with the caller: marked accesses only (lib/atomic.h). */
 struct percpu_call {
-	void (*volatile fn)(void *arg);
-	void *volatile arg;
-	volatile bool done;
+	void (*fn)(void *arg);
+	void *arg;
+	bool done;
 };
 
 struct percpu {
@@ -21,7 +22,7 @@ struct percpu {
 	uint32_t apic_id;
 	unsigned node;
 	/* Set before an idle HLT (kernel/idle.c), cleared by the first interrupt. */
-	volatile bool in_idle;
+	bool in_idle;
 	/* Added to this CPU's TSC to line it up with the boot CPU's. */
 	uint64_t tsc_offset;
 	uint64_t idle_entries;
@@ -29,7 +30,7 @@ struct percpu {
 	uint64_t idle_ns, idle_since;
 	uint64_t ipis_received;
 	uint64_t timer_irqs;
-	volatile uint64_t last_timer_irq_ns;
+	uint64_t last_timer_irq_ns;
 	/* smp_call_on() and smp_run_on() requests (kernel/smp_call.h). */
 	struct percpu_call call, work;
 	/* kernel/idle.c, kernel/tick.c, kernel/softirq.c */
@@ -44,8 +45,8 @@ struct percpu {
 	uint64_t tick_irq_delay_ns;	/* last LAPIC interrupt vs armed time */
 	/* kernel/hotplug.c */
 	bool booted;			/* came up at boot: may go and return */
-	volatile bool offline;		/* parked: interrupts serve nothing */
-	volatile bool online_request;	/* cpu_up() asks the parked CPU */
+	bool offline;			/* parked: interrupts serve nothing */
+	bool online_request;		/* cpu_up() asks the parked CPU */
 	uint64_t offlines, offline_ns;
 	uint64_t parked_wakes;		/* interrupts while parked */
 };

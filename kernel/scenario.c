@@ -43,8 +43,8 @@ static struct {
 	struct periodic *timers;
 	bool *busy;
 	struct snap *before;
-	volatile bool stop;
-	volatile uint64_t end_ns;
+	bool stop;
+	uint64_t end_ns;
 	spinlock_t lock;		/* histogram and due-jiffy map */
 	uint64_t late[LATE_BUCKETS];
 	uint64_t late_max, fired;
@@ -90,7 +90,7 @@ static void arm_periodic(void *arg)
 static void busy_loop(void *arg)
 {
 	(void)arg;
-	while (clock_ns() < sc.end_ns)
+	while (clock_ns() < READ_ONCE(sc.end_ns))
 		cpu_relax();
 }
 
@@ -103,7 +103,7 @@ static void snapshot(unsigned cpu, struct snap *s)
 	s->wakes_other = p->wakes_other;
 	s->idle_ns = p->idle_ns;
 	/* A CPU halted right now: count its current idle period too. */
-	if (p->in_idle)
+	if (READ_ONCE(p->in_idle))
 		s->idle_ns += clock_ns() - p->idle_since;
 	s->ticks = p->ticks;
 	timer_get_stats(cpu, &s->ts);
@@ -227,8 +227,8 @@ static void sleep_until_end(void)
 {
 	uint64_t now = clock_ns();
 
-	if (sc.end_ns > now)
-		cpu_idle_sleep_ns(sc.end_ns - now);
+	if (READ_ONCE(sc.end_ns) > now)
+		cpu_idle_sleep_ns(READ_ONCE(sc.end_ns) - now);
 }
 
 /* Print per-CPU deltas; return the idle CPUs' wakes and their number. */
@@ -315,7 +315,7 @@ unsigned scenario_run(const struct scenario_opts *o)
 		if (cpu_online[c])
 			snapshot(c, &sc.before[c]);
 	t0 = clock_ns();
-	sc.end_ns = t0 + (uint64_t)o->duration_ms * 1000000ULL;
+	WRITE_ONCE(sc.end_ns, t0 + (uint64_t)o->duration_ms * 1000000ULL);
 	WRITE_ONCE(sc.win_j, tick_update_jiffies() + 1);
 	for (unsigned c = 0; c < nr_cpus; c++)
 		if (cpu_online[c] && sc.busy[c] && c != self)

@@ -11,6 +11,7 @@
 #include "arch/x86_64/tsc.h"
 #include "arch/x86_64/cpu.h"
 #include "kernel/percpu.h"
+#include "lib/atomic.h"
 
 #define PIT_HZ		PIT_TICK_HZ
 #define PIT_CH2		0x42
@@ -151,7 +152,7 @@ uint64_t clock_ns(void)
 	return tsc_to_ns(rdtsc() + this_cpu()->tsc_offset - tsc_base);
 }
 
-static volatile uint64_t sync_go, sync_ack, sync_ap_tsc;
+static uint64_t sync_go, sync_ack, sync_ap_tsc;
 
 /*
  * Called on the boot CPU and the new AP at once: the boot CPU stamps t0,
@@ -163,22 +164,22 @@ int64_t tsc_sync_bsp(void)
 {
 	uint64_t t0, t1;
 
-	sync_ack = 0;
+	WRITE_ONCE(sync_ack, 0);
 	t0 = rdtsc() + this_cpu()->tsc_offset;
-	__atomic_store_n(&sync_go, 1, __ATOMIC_RELEASE);
-	while (!__atomic_load_n(&sync_ack, __ATOMIC_ACQUIRE))
+	smp_store_release(&sync_go, 1);
+	while (!smp_load_acquire(&sync_ack))
 		cpu_relax();
 	t1 = rdtsc() + this_cpu()->tsc_offset;
-	sync_go = 0;
-	return (int64_t)(t0 / 2 + t1 / 2 - sync_ap_tsc);
+	WRITE_ONCE(sync_go, 0);
+	return (int64_t)(t0 / 2 + t1 / 2 - READ_ONCE(sync_ap_tsc));
 }
 
 void tsc_sync_ap(void)
 {
-	while (!__atomic_load_n(&sync_go, __ATOMIC_ACQUIRE))
+	while (!smp_load_acquire(&sync_go))
 		cpu_relax();
-	sync_ap_tsc = rdtsc();
-	__atomic_store_n(&sync_ack, 1, __ATOMIC_RELEASE);
+	WRITE_ONCE(sync_ap_tsc, rdtsc());
+	smp_store_release(&sync_ack, 1);
 }
 
 void delay_ns(uint64_t ns)

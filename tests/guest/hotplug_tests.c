@@ -186,7 +186,7 @@ static void parked_cpu_is_woken_only_by_cpu_up(struct ktest *t)
 	KEXPECT_EQ(t, p->offlines, offlines0 + 1);
 	KEXPECT_EQ(t, cpu_up((unsigned)x), 0);
 	KEXPECT_EQ(t, p->parked_wakes, wakes0 + 1);
-	KEXPECT(t, !p->offline);
+	KEXPECT(t, !READ_ONCE(p->offline));
 }
 
 static void online_cpu_serves_its_timers_again(struct ktest *t)

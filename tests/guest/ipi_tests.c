@@ -238,7 +238,7 @@ static void lapic_oneshot_fires_within_bound_on_each_ap(struct ktest *t)
 			       irqs &&
 		       clock_ns() - t0 < 1000000000ULL)
 			cpu_relax();
-		fired = p->last_timer_irq_ns;
+		fired = READ_ONCE(p->last_timer_irq_ns);
 		KEXPECT_EQ(t, p->timer_irqs, irqs + 1);
 		KEXPECT_EQ(t, p->wakes_timer, wakes + 1);
 		if (fired < armed + ONESHOT_NS - ONESHOT_NS / 100 ||

@@ -168,7 +168,7 @@ static int idle_target(void)
 
 		while (!(READ_ONCE(per_cpu(c)->in_idle_loop) &&
 			 READ_ONCE(per_cpu(c)->tick_stopped) &&
-			 per_cpu(c)->in_idle)) {
+			 READ_ONCE(per_cpu(c)->in_idle))) {
 			if (clock_ns() - t0 > WAIT_NS)
 				return -1;
 			cpu_relax();
