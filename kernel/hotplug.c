@@ -23,10 +23,11 @@
 #include "kernel/tick.h"
 #include "lib/atomic.h"
 #include "lib/errno.h"
+#include "lib/time.h"
 #include "timer/timer.h"
 #include "timer/timer_migration.h"
 
-#define HOTPLUG_WAIT_NS	1000000000ULL
+#define HOTPLUG_WAIT_NS	NSEC_PER_SEC
 
 enum { REQ_IDLE, REQ_PENDING, REQ_RUNNING, REQ_DONE, REQ_CANCELLED };
 

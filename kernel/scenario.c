@@ -20,6 +20,7 @@
 #include "kernel/spinlock.h"
 #include "kernel/tick.h"
 #include "lib/atomic.h"
+#include "lib/time.h"
 #include "timer/timer.h"
 
 extern struct boot_options boot_opts;
@@ -188,7 +189,7 @@ static unsigned busy_with_hotplug(const struct scenario_opts *o, uint64_t t0)
 
 	for (unsigned i = 0; i < o->nhotplug; i++) {
 		const struct scenario_hotplug *h = &o->hotplug[i];
-		uint64_t at = t0 + h->at_ms * 1000000ULL;
+		uint64_t at = t0 + h->at_ms * NSEC_PER_MSEC;
 
 		while (clock_ns() < at)
 			cpu_relax();
@@ -276,7 +277,7 @@ unsigned scenario_run(const struct scenario_opts *o)
 	sc.timers = kzalloc(nr_cpus * sizeof(*sc.timers));
 	sc.busy = kzalloc(nr_cpus * sizeof(*sc.busy));
 	sc.before = kzalloc(nr_cpus * sizeof(*sc.before));
-	sc.win_len = ((uint64_t)o->duration_ms * hz + 999) / 1000;
+	sc.win_len = tick_ns_to_jiffies(o->duration_ms * NSEC_PER_MSEC);
 	sc.due_map = kzalloc((sc.win_len + 7) / 8);
 	if (!sc.timers || !sc.busy || !sc.before || !sc.due_map) {
 		printk("scenario: no memory\n");
@@ -286,7 +287,7 @@ unsigned scenario_run(const struct scenario_opts *o)
 	pick_busy(o);
 	if (check_hotplug_busy(o))
 		return 1;
-	period_j = (o->period_ms * hz + 999) / 1000;
+	period_j = tick_ns_to_jiffies(o->period_ms * NSEC_PER_MSEC);
 	for (unsigned c = 0; c < nr_cpus; c++)
 		nbusy += cpu_online[c] && sc.busy[c];
 	printk("# scenario name=%s model=%s cpus=%u busy=%u period_ms=%u "
@@ -315,7 +316,7 @@ unsigned scenario_run(const struct scenario_opts *o)
 		if (cpu_online[c])
 			snapshot(c, &sc.before[c]);
 	t0 = clock_ns();
-	WRITE_ONCE(sc.end_ns, t0 + (uint64_t)o->duration_ms * 1000000ULL);
+	WRITE_ONCE(sc.end_ns, t0 + o->duration_ms * NSEC_PER_MSEC);
 	WRITE_ONCE(sc.win_j, tick_update_jiffies() + 1);
 	for (unsigned c = 0; c < nr_cpus; c++)
 		if (cpu_online[c] && sc.busy[c] && c != self)
@@ -326,7 +327,7 @@ unsigned scenario_run(const struct scenario_opts *o)
 		sleep_until_end();
 	for (unsigned c = 0; c < nr_cpus; c++)
 		if (cpu_online[c] && sc.busy[c] && c != self)
-			smp_run_wait(c, 10000000000ULL);
+			smp_run_wait(c, 10 * NSEC_PER_SEC);
 	WRITE_ONCE(sc.stop, true);
 	report(o, &idle_wakes, &idle_twakes, &nidle);
 	for (unsigned c = 0; c < nr_cpus; c++)

@@ -5,8 +5,9 @@
 #include "kernel/percpu.h"
 #include "kernel/spinlock.h"
 #include "lib/atomic.h"
+#include "lib/time.h"
 
-#define CALL_WAIT_NS	1000000000ULL
+#define CALL_WAIT_NS	NSEC_PER_SEC
 
 static bool send(unsigned cpu, struct percpu_call *c, void (*fn)(void *),
 		 void *arg)

@@ -12,6 +12,7 @@
 #include "kernel/softirq.h"
 #include "kernel/trace.h"
 #include "lib/atomic.h"
+#include "lib/time.h"
 #include "timer/timer.h"
 #include "timer/timer_migration.h"
 
@@ -30,7 +31,7 @@ void tick_init(unsigned int tick_hz_arg, bool nohz_arg)
 {
 	hz = tick_hz_arg;
 	nohz = nohz_arg;
-	period_ns = 1000000000ULL / hz;
+	period_ns = NSEC_PER_SEC / hz;
 	initial_jiffies = (uint64_t)0 - (uint64_t)TICK_INITIAL_SECONDS * hz;
 	jiffies_epoch_ns = clock_ns();
 	WRITE_ONCE(jiffies64, initial_jiffies);

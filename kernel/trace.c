@@ -20,6 +20,7 @@
 #include "kernel/spinlock.h"
 #include "lib/atomic.h"
 #include "lib/printf.h"
+#include "lib/time.h"
 #include "lib/trace_ring.h"
 
 extern struct boot_options boot_opts;
@@ -103,8 +104,8 @@ static void print_rec(unsigned int cpu, const struct trace_rec *r)
 
 	trace_format_args(args, sizeof(args), r->event, r->args, r->nargs);
 	printk("[%03u] %lu.%09lu %s: %s\n", cpu,
-	       (unsigned long)(r->ts / 1000000000u),
-	       (unsigned long)(r->ts % 1000000000u), name ? name : "?", args);
+	       (unsigned long)(r->ts / NSEC_PER_SEC),
+	       (unsigned long)(r->ts % NSEC_PER_SEC), name ? name : "?", args);
 }
 
 /*
@@ -148,7 +149,7 @@ void trace_dump(void)
 	/* Stop, and let a record begun before the store finish. */
 	WRITE_ONCE(trace_enabled_mask, 0);
 	smp_mb();
-	delay_ns(1000000);
+	delay_ns(NSEC_PER_MSEC);
 	cur = kzalloc(nrings * sizeof(*cur));
 	heap = kzalloc(nrings * sizeof(*heap));
 	if (!cur || !heap) {

@@ -71,6 +71,7 @@
  * the placement paths below check base->offline under the base lock and
  * fall back to the calling CPU.
  */
+#include "lib/time.h"
 #include "timer/timer_internal.h"
 #include "timer/timer_migration.h"
 #include "timer/timer_trace.h"
@@ -468,7 +469,7 @@ int timer_init(void *storage, unsigned int ncpus, unsigned int hz)
 	lvl_depth = hz > 100 ? 9 : 8;
 	wheel_timeout_cutoff = LVL_START(lvl_depth);
 	wheel_timeout_max = wheel_timeout_cutoff - LVL_GRAN(lvl_depth - 1);
-	timer_tick_nsec = 1000000000u / hz;
+	timer_tick_nsec = NSEC_PER_SEC / hz;
 	timer_cpus = storage;
 	timer_nr_cpus = ncpus;
 	for (cpu = 0; cpu < ncpus; cpu++) {
@@ -965,7 +966,7 @@ void timer_tick(void)
 /* ---- clock and statistics ---- */
 
 /**
- * timer_tick_ns - length of a jiffy in ns (1e9 / hz)
+ * timer_tick_ns - length of a jiffy in ns (NSEC_PER_SEC / hz)
  */
 uint64_t timer_tick_ns(void)
 {

@@ -24,6 +24,7 @@
 #include "kernel/percpu.h"
 #include "kernel/spinlock.h"
 #include "kernel/trace.h"
+#include "lib/time.h"
 
 #define LAPIC_ID	0x020
 #define LAPIC_SVR	0x0F0
@@ -254,8 +255,8 @@ void lapic_timer_calibrate(void)
 	t1 = clock_ns();
 	lapic_write(LAPIC_TMR_INIT, 0);
 	/* Over the time actually measured, not the nominal window. */
-	lapic_timer_hz = (0xffffffffULL - left) * 1000000000ULL / (t1 - t0);
-	tick_mult = (lapic_timer_hz << 32) / 1000000000ULL;
+	lapic_timer_hz = (0xffffffffULL - left) * NSEC_PER_SEC / (t1 - t0);
+	tick_mult = (lapic_timer_hz << 32) / NSEC_PER_SEC;
 }
 
 uint64_t lapic_timer_rate(void)

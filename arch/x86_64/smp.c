@@ -21,11 +21,12 @@
 #include "kernel/topology.h"
 #include "lib/atomic.h"
 #include "lib/string.h"
+#include "lib/time.h"
 
 #define AP_TRAMPOLINE_PHYS	0x8000
 #define AP_STACK_PAGES		4
 /* How long an AP may take from SIPI to reporting in (TCG is slow). */
-#define AP_ONLINE_WAIT_NS	1000000000ULL
+#define AP_ONLINE_WAIT_NS	NSEC_PER_SEC
 
 extern const char ap_trampoline_start[], ap_trampoline_end[];
 extern const char ap_trampoline_params[];

@@ -12,6 +12,7 @@
 #include "arch/x86_64/cpu.h"
 #include "kernel/percpu.h"
 #include "lib/atomic.h"
+#include "lib/time.h"
 
 #define PIT_HZ		PIT_TICK_HZ
 #define PIT_CH2		0x42
@@ -120,8 +121,8 @@ int tsc_calibrate(void)
 	}
 	tsc_rate = best.tsc_ticks * PIT_HZ / best.pit_ticks;
 	/* 10^9 << 32 still fits in 64 bits. */
-	ns_mult = (1000000000ULL << 32) / tsc_rate;
-	tsc_mult = (tsc_rate << 24) / 1000000000ULL;
+	ns_mult = (NSEC_PER_SEC << 32) / tsc_rate;
+	tsc_mult = (tsc_rate << 24) / NSEC_PER_SEC;
 	tsc_base = rdtsc();
 	return 0;
 }

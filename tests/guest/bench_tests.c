@@ -25,6 +25,7 @@
 #include "kernel/spinlock.h"
 #include "kernel/tick.h"
 #include "lib/atomic.h"
+#include "lib/time.h"
 #include "tests/guest/probe.h"
 #include "timer/timer.h"
 #include "timer/timer_migration.h"
@@ -64,7 +65,7 @@ static void stop_busy(void)
 	WRITE_ONCE(bench_stop, true);
 	for (unsigned c = 0; c < nr_cpus; c++)
 		if (cpu_online[c] && c != smp_processor_id())
-			smp_run_wait(c, 1000000000ULL);
+			smp_run_wait(c, NSEC_PER_SEC);
 }
 
 static void sort_u64(uint64_t *v, unsigned n)

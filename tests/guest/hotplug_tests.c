@@ -20,6 +20,7 @@
 #include "kernel/tick.h"
 #include "lib/atomic.h"
 #include "lib/errno.h"
+#include "lib/time.h"
 #include "tests/guest/probe.h"
 #include "timer/timer.h"
 
@@ -55,7 +56,7 @@ static void arm_on(struct probe *p, unsigned cpu, uint32_t flags, unsigned ms)
 {
 	*p = (struct probe){ .fired = 0 };
 	timer_setup(&p->timer, probe_fn, flags);
-	p->expires = tick_update_jiffies() + tick_ns_to_jiffies(ms * 1000000ULL);
+	p->expires = tick_update_jiffies() + tick_ns_to_jiffies(ms * NSEC_PER_MSEC);
 	smp_call_on(cpu, arm_here, p);
 }
 

@@ -16,6 +16,7 @@
 #include "kernel/spinlock.h"
 #include "kernel/tick.h"
 #include "lib/atomic.h"
+#include "lib/time.h"
 
 /*
  * A count per CPU, zeroed.  Not on the stack: the boot CPU's stack is 16 KiB
@@ -55,7 +56,7 @@ static void every_ap_reaches_its_idle_loop(struct ktest *t)
 			    !__atomic_load_n(&per_cpu(i)->idle_entries,
 					     __ATOMIC_ACQUIRE))
 				missing++;
-	} while (missing && clock_ns() - t0 < 1000000000ULL);
+	} while (missing && clock_ns() - t0 < NSEC_PER_SEC);
 	KEXPECT_EQ(t, missing, 0);
 }
 
@@ -172,7 +173,7 @@ static void ipi_all_but_self_reaches_every_other_cpu(struct ktest *t)
 			if (i != self && cpu_online[i] &&
 			    READ_ONCE(per_cpu(i)->ipis_received) == before[i])
 				missing++;
-	} while (missing && clock_ns() - t0 < 1000000000ULL);
+	} while (missing && clock_ns() - t0 < NSEC_PER_SEC);
 	KEXPECT_EQ(t, missing, 0);
 	KEXPECT_EQ(t, READ_ONCE(per_cpu(self)->ipis_received), before[self]);
 }
@@ -236,7 +237,7 @@ static void lapic_oneshot_fires_within_bound_on_each_ap(struct ktest *t)
 		t0 = clock_ns();
 		while (__atomic_load_n(&p->timer_irqs, __ATOMIC_ACQUIRE) ==
 			       irqs &&
-		       clock_ns() - t0 < 1000000000ULL)
+		       clock_ns() - t0 < NSEC_PER_SEC)
 			cpu_relax();
 		fired = READ_ONCE(p->last_timer_irq_ns);
 		KEXPECT_EQ(t, p->timer_irqs, irqs + 1);

@@ -25,6 +25,7 @@
 #include "kernel/smp_call.h"
 #include "kernel/tick.h"
 #include "lib/atomic.h"
+#include "lib/time.h"
 #include "tests/guest/probe.h"
 #include "timer/timer.h"
 
@@ -229,7 +230,7 @@ static void tick_work(void *arg)
 
 	(void)arg;
 	while (READ_ONCE(this_cpu()->ticks) - ticks0 < 3 &&
-	       clock_ns() - t0 < 1000000000ULL)
+	       clock_ns() - t0 < NSEC_PER_SEC)
 		cpu_relax();
 }
 

@@ -48,6 +48,7 @@
 #include "kernel/smp_call.h"
 #include "kernel/tick.h"
 #include "lib/atomic.h"
+#include "lib/time.h"
 #include "timer/timer.h"
 
 extern struct boot_options boot_opts;
@@ -56,7 +57,7 @@ extern struct boot_options boot_opts;
 #define TT_NO_CPU	(-1)
 #define TT_REST_NS	5000000ULL	/* most a CPU idles between bursts */
 #define TT_HOTPLUG_NS	10000000ULL	/* up to this between hotplug steps */
-#define TT_WAIT_NS	10000000000ULL	/* for a burst, for the last expiries */
+#define TT_WAIT_NS	(10 * NSEC_PER_SEC)	/* for a burst, for the last expiries */
 
 static const uint32_t tt_kinds[] = {
 	TIMER_PINNED, 0, TIMER_DEFERRABLE, TIMER_PINNED | TIMER_DEFERRABLE,
@@ -668,7 +669,7 @@ static void torture_runs_with_hotplug(struct ktest *t)
 	       ncpus, ncpus * TT_TIMERS,
 	       timer_model_name(boot_opts.timer_model), boot_opts.hz,
 	       boot_opts.nohz ? "on" : "off");
-	tt_control(boot_opts.torture_ms * 1000000ULL);
+	tt_control(boot_opts.torture_ms * NSEC_PER_MSEC);
 	tt_quiesce();
 	tt_settle();
 	tt_ran = true;
