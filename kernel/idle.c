@@ -11,6 +11,7 @@
  * exit() (tmigr_cpu_activate()), tick restarted, jiffies caught up.
  */
 #include "kernel/idle.h"
+#include "kernel/boot.h"
 #include "kernel/hotplug.h"
 #include "arch/x86_64/arch.h"
 #include "kernel/cmdline.h"
@@ -26,8 +27,6 @@
 #include "lib/atomic.h"
 #include "timer/timer.h"
 #include "timer/timer_migration.h"
-
-extern struct boot_options boot_opts;
 
 bool cpu_is_idle(unsigned int cpu)
 {

@@ -10,6 +10,7 @@
  */
 #include "kernel/scenario.h"
 #include "arch/x86_64/arch.h"
+#include "kernel/boot.h"
 #include "kernel/cmdline.h"
 #include "kernel/hotplug.h"
 #include "kernel/idle.h"
@@ -22,8 +23,6 @@
 #include "lib/atomic.h"
 #include "lib/time.h"
 #include "timer/timer.h"
-
-extern struct boot_options boot_opts;
 
 #define LATE_BUCKETS	64	/* lateness histogram, jiffies; last = more */
 

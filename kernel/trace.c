@@ -13,6 +13,7 @@
 #include "kernel/trace.h"
 #include "arch/x86_64/arch.h"
 #include "drivers/debugexit.h"
+#include "kernel/boot.h"
 #include "kernel/cmdline.h"
 #include "kernel/kmem.h"
 #include "kernel/percpu.h"
@@ -22,8 +23,6 @@
 #include "lib/printf.h"
 #include "lib/time.h"
 #include "lib/trace_ring.h"
-
-extern struct boot_options boot_opts;
 
 /* Read by every tracepoint, written twice: its own cache line. */
 uint32_t trace_enabled_mask __attribute__((aligned(64)));

@@ -17,6 +17,7 @@
 #include "arch/x86_64/arch.h"
 #include "arch/x86_64/smp.h"
 #include "arch/x86_64/tsc.h"
+#include "kernel/boot.h"
 #include "kernel/cmdline.h"
 #include "kernel/ktest.h"
 #include "kernel/percpu.h"
@@ -29,8 +30,6 @@
 #include "tests/guest/probe.h"
 #include "timer/timer.h"
 #include "timer/timer_migration.h"
-
-extern struct boot_options boot_opts;
 
 #define BENCH_LOOPS	1000
 #define BENCH_REPS	31

@@ -9,6 +9,7 @@
 #include "arch/x86_64/arch.h"
 #include "arch/x86_64/smp.h"
 #include "arch/x86_64/tsc.h"
+#include "kernel/boot.h"
 #include "kernel/cmdline.h"
 #include "kernel/idle.h"
 #include "kernel/ktest.h"
@@ -21,8 +22,6 @@
 #include "tests/guest/probe.h"
 #include "timer/timer.h"
 #include "timer/timer_migration.h"
-
-extern struct boot_options boot_opts;
 
 #define WAIT_NS	5000000000ULL
 

@@ -38,6 +38,7 @@
 #include "arch/x86_64/arch.h"
 #include "arch/x86_64/smp.h"
 #include "arch/x86_64/tsc.h"
+#include "kernel/boot.h"
 #include "kernel/cmdline.h"
 #include "kernel/hotplug.h"
 #include "kernel/idle.h"
@@ -50,8 +51,6 @@
 #include "lib/atomic.h"
 #include "lib/time.h"
 #include "timer/timer.h"
-
-extern struct boot_options boot_opts;
 
 #define TT_TIMERS	32		/* per CPU */
 #define TT_NO_CPU	(-1)
