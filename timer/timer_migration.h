@@ -30,7 +30,7 @@
 
 /*
  * Setup.  Returns 0 or a negative errno-style code (lib/errno.h: -EINVAL for
- * a bad argument or state, -ERANGE when out of memory or group slots).
+ * a bad argument or state, -ENOMEM when out of memory or group slots).
  *
  * tmigr_init() reads timer_env_cpu_node() and timer_env_cpu_core() of every
  * CPU: set the topology first.  The levels are the seed's estimate from the

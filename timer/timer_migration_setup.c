@@ -229,7 +229,7 @@ static int tmigr_connect_old_root(struct tmigr_group *old_root,
 
 		group = tmigr_get_group(-1, old_root->node, lvl);
 		if (!group)
-			return -ERANGE;
+			return -ENOMEM;
 		if (WARN_ON_ONCE(group->parent || group->num_children))
 			return -EINVAL;
 		chain[++n] = group;
@@ -271,7 +271,7 @@ static int tmigr_add_cpu(unsigned int cpu)
 		group = tmigr_get_group((int)cpu, node, lvl);
 
 		if (!group)
-			return -ERANGE;
+			return -ENOMEM;
 		stack[lvl] = group;
 		if (group->parent || group == old_root)
 			break;
@@ -323,7 +323,7 @@ static int tmigr_add_cpu(unsigned int cpu)
  * tmigr_cpu_prepare - build the groups of CPU @cpu before it comes online
  * @cpu: a CPU below the ncpus given to tmigr_init()
  *
- * Returns 0, -EINVAL before tmigr_init() or for a bad @cpu, -ERANGE when
+ * Returns 0, -EINVAL before tmigr_init() or for a bad @cpu, -ENOMEM when
  * memory or group slots ran out.
  */
 int tmigr_cpu_prepare(unsigned int cpu)
@@ -365,7 +365,7 @@ static unsigned int tmigr_group_bound(unsigned int ncpus, unsigned int nnodes,
  * @nnodes: nodes; every CPU's timer_env_cpu_node() is below it
  *
  * Pre: no CPU uses the hierarchy.  Returns 0, -EINVAL for bad arguments,
- * -ERANGE when out of memory.
+ * -ENOMEM when out of memory.
  */
 int tmigr_init(unsigned int ncpus, unsigned int nnodes)
 {
@@ -377,7 +377,7 @@ int tmigr_init(unsigned int ncpus, unsigned int nnodes)
 		return -EINVAL;
 	per_node = timer_env_zalloc(nnodes * sizeof(*per_node));
 	if (!per_node)
-		return -ERANGE;
+		return -ENOMEM;
 	for (cpu = 0; cpu < ncpus; cpu++) {
 		unsigned int node = timer_env_cpu_node(cpu);
 
@@ -412,7 +412,7 @@ int tmigr_init(unsigned int ncpus, unsigned int nnodes)
 					sizeof(*tmigr_groups));
 	tmigr_cpus = timer_env_zalloc(ncpus * sizeof(*tmigr_cpus));
 	if (!tmigr_groups || !tmigr_cpus)
-		return -ERANGE;
+		return -ENOMEM;
 	for (cpu = 0; cpu < ncpus; cpu++) {
 		struct tmigr_cpu *tmc = &tmigr_cpus[cpu];
 
