@@ -94,8 +94,6 @@ void run_timer_softirq(void);
 
 void fetch_next_timer_interrupt(unsigned int cpu, uint64_t basej,
 				struct timer_events *tevt);
-uint64_t forward_and_idle_timer_bases(uint64_t basej,
-				      struct timer_events *tevt);
 void timer_clear_idle(void);
 
 void timer_lock_remote_bases(unsigned int cpu);

@@ -122,43 +122,6 @@ void fetch_next_timer_interrupt(unsigned int cpu, uint64_t basej,
 }
 
 /**
- * forward_and_idle_timer_bases - prepare this CPU's bases for NOHZ idle
- * @basej: current jiffies
- * @tevt: the split next events, as fetch_next_timer_interrupt()
- *
- * Forwards the bases to @basej and marks them idle when no event is within
- * a tick, so a pinned timer armed remotely for earlier wakes this CPU.
- * Returns tevt->local, the first event this CPU must serve itself.
- * Pre: irqs off on the current CPU, which is about to idle.
- */
-uint64_t forward_and_idle_timer_bases(uint64_t basej,
-				      struct timer_events *tevt)
-{
-	unsigned int cpu = smp_processor_id();
-	struct timer_base *local = cpu_base(cpu, BASE_LOCAL);
-	struct timer_base *global = cpu_base(cpu, BASE_GLOBAL);
-	struct timer_base *def = cpu_base(cpu, BASE_DEF);
-	struct next_jiffies n;
-	uint64_t first;
-	bool idle;
-
-	timer_lock_remote_bases(cpu);
-	__forward_timer_base(local, basej);
-	__forward_timer_base(global, basej);
-	idle = !next_events(local, global, basej, false, &n, &first) ||
-	       timer_after(first, basej + 1);
-	to_timer_events(&n, tevt);
-	WRITE_ONCE(local->is_idle, idle);
-	WRITE_ONCE(global->is_idle, idle);
-	timer_unlock_remote_bases(cpu);
-
-	spin_lock(&def->lock);
-	__forward_timer_base(def, basej);
-	spin_unlock(&def->lock);
-	return tevt->local;
-}
-
-/**
  * timer_clear_idle - this CPU is awake again
  *
  * Pre: current CPU, after leaving idle.
