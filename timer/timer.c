@@ -985,6 +985,15 @@ uint64_t timer_jiffies_to_ns(uint64_t j, uint64_t basej, uint64_t basem)
 {
 	if (j == TIMER_EVENT_NONE)
 		return TMIGR_NONE_NS;
+	return timer_jiffy_ns(j, basej, basem);
+}
+
+/*
+ * The ns time of jiffy @j, any jiffy (TIMER_EVENT_NONE is an ordinary one
+ * here); a jiffy before @basej is @basem.
+ */
+uint64_t timer_jiffy_ns(uint64_t j, uint64_t basej, uint64_t basem)
+{
 	if (timer_before(j, basej))
 		return basem;
 	return basem + (j - basej) * timer_tick_nsec;

@@ -92,11 +92,7 @@ static void to_timer_events(const struct next_jiffies *n,
 /* ns of event @j if @has, else TMIGR_NONE_NS; @j may be TIMER_EVENT_NONE. */
 static uint64_t event_ns(uint64_t j, bool has, uint64_t basej, uint64_t basem)
 {
-	if (!has)
-		return TMIGR_NONE_NS;
-	if (timer_before(j, basej))
-		return basem;
-	return basem + (j - basej) * timer_tick_ns();
+	return has ? timer_jiffy_ns(j, basej, basem) : TMIGR_NONE_NS;
 }
 
 /**
