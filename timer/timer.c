@@ -173,23 +173,30 @@ static struct timer_base *lock_timer_base(struct timer_list *timer,
 }
 
 /*
- * Move @timer, not pending, from the locked @base to the CPU @cpu's base of
- * its flags; returns the new base, locked.
+ * Move @timer, not pending, from the locked @base to @new_base, CPU @cpu's
+ * base of its flags with @set added (TIMER_PINNED for add_timer_on() of an
+ * unpinned timer); returns the new base, locked.  TIMER_MIGRATING keeps
+ * lock_timer_base() off the timer until its flags name @new_base.
  * Pre: @base->lock held, !timer_pending(@timer).
  */
 static struct timer_base *switch_timer_base(struct timer_list *timer,
 					    struct timer_base *base,
 					    struct timer_base *new_base,
-					    unsigned int cpu)
+					    unsigned int cpu, uint32_t set)
 {
 	lockdep_assert_held(&base->lock);
-	if (base == new_base)
+	if (base == new_base) {
+		/* A deferrable timer pinned where it is: same base. */
+		if (set)
+			WRITE_ONCE(timer->flags, timer->flags | set);
 		return base;
+	}
 	WRITE_ONCE(timer->flags, timer->flags | TIMER_MIGRATING);
 	spin_unlock(&base->lock);
 	spin_lock(&new_base->lock);
 	WRITE_ONCE(timer->flags,
-		   (timer->flags & ~(TIMER_CPUMASK | TIMER_MIGRATING)) | cpu);
+		   (timer->flags & ~(TIMER_CPUMASK | TIMER_MIGRATING)) | set |
+		   cpu);
 	return new_base;
 }
 
@@ -616,13 +623,13 @@ static int __mod_timer(struct timer_list *timer, uint64_t expires,
 	new_base = timer_cpu_base(timer->flags, cpu);
 	/* A running timer stays, or timer_delete_sync() could miss it. */
 	if (base != new_base && base->running_timer != timer) {
-		base = switch_timer_base(timer, base, new_base, cpu);
+		base = switch_timer_base(timer, base, new_base, cpu, 0);
 		/* PUSH chose a CPU that went offline meanwhile. */
 		if (base->offline) {
 			cpu = smp_processor_id();
 			base = switch_timer_base(timer, base,
 						 timer_cpu_base(timer->flags, cpu),
-						 cpu);
+						 cpu, 0);
 		}
 		forward_timer_base(base);
 		idx = UINT32_MAX;
@@ -707,28 +714,21 @@ void add_timer_on(struct timer_list *timer, unsigned int cpu)
 	if (WARN_ON_ONCE(timer_pending(timer) || cpu >= timer_nr_cpus))
 		return;
 	base = lock_timer_base(timer, &flags);
-	if (WARN_ON_ONCE(!(timer->flags & TIMER_PINNED))) {
-		/* The base index changes with the flag: move as for a CPU. */
-		WRITE_ONCE(timer->flags, timer->flags | TIMER_MIGRATING);
-		spin_unlock(&base->lock);
-		base = timer_cpu_base(timer->flags | TIMER_PINNED, cpu);
-		spin_lock(&base->lock);
-		WRITE_ONCE(timer->flags,
-			   (timer->flags & ~(TIMER_CPUMASK | TIMER_MIGRATING)) |
-			   TIMER_PINNED | cpu);
-	} else {
-		base = switch_timer_base(timer, base,
-					 timer_cpu_base(timer->flags, cpu), cpu);
-	}
+	/* Without TIMER_PINNED the base index changes with the flag. */
+	WARN_ON_ONCE(!(timer->flags & TIMER_PINNED));
+	base = switch_timer_base(timer, base,
+				 timer_cpu_base(timer->flags | TIMER_PINNED, cpu),
+				 cpu, TIMER_PINNED);
 	if (WARN_ON_ONCE(base->offline)) {
 		static bool told;
 
-		if (!__atomic_exchange_n(&told, true, __ATOMIC_RELAXED))
+		if (!atomic_xchg(&told, true))
 			pr_warn("add_timer_on: CPU %u is offline, timer armed on CPU %u\n",
 				cpu, smp_processor_id());
 		cpu = smp_processor_id();
 		base = switch_timer_base(timer, base,
-					 timer_cpu_base(timer->flags, cpu), cpu);
+					 timer_cpu_base(timer->flags, cpu), cpu,
+					 0);
 	}
 	forward_timer_base(base);
 	internal_add_timer(base, timer);
