@@ -117,6 +117,17 @@ void fetch_next_timer_interrupt(unsigned int cpu, uint64_t basej,
 	to_timer_events(&n, tevt);
 }
 
+/*
+ * is_idle of a running CPU is written here only: by timer_nohz_next_event()
+ * under both base locks and by timer_clear_idle() without them (a CPU
+ * coming back online starts busy: timers_cpu_up(), timer_hotplug.c).
+ */
+static void set_bases_idle(unsigned int cpu, bool idle)
+{
+	WRITE_ONCE(cpu_base(cpu, BASE_LOCAL)->is_idle, idle);
+	WRITE_ONCE(cpu_base(cpu, BASE_GLOBAL)->is_idle, idle);
+}
+
 /**
  * timer_clear_idle - this CPU is awake again
  *
@@ -124,10 +135,7 @@ void fetch_next_timer_interrupt(unsigned int cpu, uint64_t basej,
  */
 void timer_clear_idle(void)
 {
-	unsigned int cpu = smp_processor_id();
-
-	WRITE_ONCE(cpu_base(cpu, BASE_LOCAL)->is_idle, false);
-	WRITE_ONCE(cpu_base(cpu, BASE_GLOBAL)->is_idle, false);
+	set_bases_idle(smp_processor_id(), false);
 }
 
 /**
@@ -187,13 +195,6 @@ void timer_expire_remote(unsigned int cpu)
 }
 
 /* ---- NOHZ glue ---- */
-
-/* Pre: the current CPU's local and global base locks held. */
-static void set_bases_idle(unsigned int cpu, bool idle)
-{
-	WRITE_ONCE(cpu_base(cpu, BASE_LOCAL)->is_idle, idle);
-	WRITE_ONCE(cpu_base(cpu, BASE_GLOBAL)->is_idle, idle);
-}
 
 /**
  * timer_nohz_next_event - forward and idle the bases, say when to wake
