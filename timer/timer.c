@@ -523,14 +523,6 @@ void timer_set_model(enum timer_model model)
 	WRITE_ONCE(timer_model, model);
 }
 
-/**
- * timer_get_model - the placement model in force
- */
-enum timer_model timer_get_model(void)
-{
-	return READ_ONCE(timer_model);
-}
-
 /*
  * The pre-6.9 heuristic (Linux <= 6.8 get_nohz_timer_target()): this CPU
  * if it is busy and a timer housekeeping CPU; else the nearest busy

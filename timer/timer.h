@@ -114,8 +114,7 @@ void timer_expire_remote(unsigned int cpu);
  */
 enum timer_model { TIMER_MODEL_PULL, TIMER_MODEL_PUSH, TIMER_MODEL_LOCAL };
 void timer_set_model(enum timer_model model);
-enum timer_model timer_get_model(void);
-uint64_t timer_tick_ns(void);		/* 1e9 / hz */
+uint64_t timer_tick_ns(void);		/* NSEC_PER_SEC / hz */
 /* ns of jiffy @j, given that jiffy @basej started at @basem. */
 uint64_t timer_jiffies_to_ns(uint64_t j, uint64_t basej, uint64_t basem);
 
