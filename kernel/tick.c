@@ -12,7 +12,6 @@
 #include "kernel/softirq.h"
 #include "kernel/trace.h"
 #include "lib/atomic.h"
-#include "lib/time.h"
 #include "timer/timer.h"
 #include "timer/timer_migration.h"
 
@@ -23,7 +22,6 @@ enum { TICK_RESTART_EVENT_DUE, TICK_RESTART_IDLE_EXIT };
 
 static uint64_t initial_jiffies;
 static uint64_t jiffies_epoch_ns;	/* clock time of initial_jiffies */
-static uint64_t period_ns;
 static unsigned int hz;
 static bool nohz;
 
@@ -31,7 +29,6 @@ void tick_init(unsigned int tick_hz_arg, bool nohz_arg)
 {
 	hz = tick_hz_arg;
 	nohz = nohz_arg;
-	period_ns = NSEC_PER_SEC / hz;
 	initial_jiffies = (uint64_t)0 - (uint64_t)TICK_INITIAL_SECONDS * hz;
 	jiffies_epoch_ns = clock_ns();
 	WRITE_ONCE(jiffies64, initial_jiffies);
@@ -47,18 +44,21 @@ bool tick_nohz_enabled(void)
 	return nohz;
 }
 
+/* The jiffy's length is timer/'s, set by timer_init() from the same hz. */
 uint64_t tick_period_ns(void)
 {
-	return period_ns;
+	return timer_tick_ns();
 }
 
 uint64_t tick_jiffy_start_ns(uint64_t j)
 {
-	return jiffies_epoch_ns + (j - initial_jiffies) * period_ns;
+	return jiffies_epoch_ns + (j - initial_jiffies) * tick_period_ns();
 }
 
 uint64_t tick_ns_to_jiffies(uint64_t ns)
 {
+	uint64_t period_ns = tick_period_ns();
+
 	return (ns + period_ns - 1) / period_ns;
 }
 
@@ -72,7 +72,7 @@ uint64_t tick_update_jiffies(void)
 
 	if (now < jiffies_epoch_ns)
 		now = jiffies_epoch_ns;
-	want = initial_jiffies + (now - jiffies_epoch_ns) / period_ns;
+	want = initial_jiffies + (now - jiffies_epoch_ns) / tick_period_ns();
 	cur = READ_ONCE(jiffies64);
 	while (timer_after(want, cur))
 		if (try_cmpxchg(&jiffies64, &cur, want))
