@@ -2,9 +2,10 @@
  * The tick and NOHZ idle (Linux's kernel/time/tick-sched.c, in small).
  *
  * Per CPU, tick_next_ns is the absolute time the LAPIC timer is armed for
- * (TICK_NONE_NS: disarmed).  The tick layer only writes the LAPIC when that
- * changes, so an idle CPU re-entering HLT for the same event costs nothing,
- * and a clockevent armed directly (the arch self-test) is left alone.
+ * (TMIGR_NONE_NS, the one "no time" in ns: disarmed).  The tick layer only
+ * writes the LAPIC when that changes, so an idle CPU re-entering HLT for
+ * the same event costs nothing, and a clockevent armed directly (the arch
+ * self-test) is left alone.
  */
 #include "kernel/tick.h"
 #include "arch/x86_64/arch.h"
@@ -88,7 +89,7 @@ static void tick_program(struct percpu *p, uint64_t when)
 	if (when == p->tick_next_ns)
 		return;
 	p->tick_next_ns = when;
-	if (when == TICK_NONE_NS) {
+	if (when == TMIGR_NONE_NS) {
 		arch_clockevent_cancel();
 		return;
 	}
@@ -107,7 +108,7 @@ void tick_cpu_start(void)
 {
 	struct percpu *p = this_cpu();
 
-	p->tick_next_ns = TICK_NONE_NS;
+	p->tick_next_ns = TMIGR_NONE_NS;
 	p->tick_stopped = false;
 	tick_program_next_jiffy(p);
 }
@@ -118,7 +119,7 @@ void tick_cpu_stop(void)
 
 	p->tick_stopped = true;
 	p->nohz_asked = false;
-	p->tick_next_ns = TICK_NONE_NS;
+	p->tick_next_ns = TMIGR_NONE_NS;
 	arch_clockevent_cancel();
 }
 
@@ -132,11 +133,11 @@ void tick_interrupt(void)
 	 * How late the interrupt came against what was armed: under TCG the
 	 * host's scheduling, which timer tests allow for (0 when unknown).
 	 */
-	p->tick_irq_delay_ns = p->tick_next_ns != TICK_NONE_NS &&
+	p->tick_irq_delay_ns = p->tick_next_ns != TMIGR_NONE_NS &&
 				       now > p->tick_next_ns ?
 			       now - p->tick_next_ns : 0;
 	/* The one-shot fired: nothing is armed until we say so. */
-	p->tick_next_ns = TICK_NONE_NS;
+	p->tick_next_ns = TMIGR_NONE_NS;
 	tick_update_jiffies();
 	p->ticks++;
 	timer_tick();
@@ -169,7 +170,7 @@ void tick_nohz_idle_stop_tick(void)
 		p->tick_stops++;
 		trace(tick_stop, wake);
 	}
-	tick_program(p, wake == TMIGR_NONE_NS ? TICK_NONE_NS : wake);
+	tick_program(p, wake);
 }
 
 void tick_nohz_idle_exit(void)

@@ -15,7 +15,6 @@
 #include <stdint.h>
 
 #define TICK_INITIAL_SECONDS	5
-#define TICK_NONE_NS		UINT64_MAX
 
 extern uint64_t jiffies64;
 
