@@ -30,7 +30,7 @@
 
 bool cpu_is_idle(unsigned int cpu)
 {
-	return READ_ONCE(per_cpu(cpu)->in_idle_loop);
+	return READ_ONCE(per_cpu(cpu)->in_idle_period);
 }
 
 void timers_init(void)
@@ -90,7 +90,7 @@ static void idle_halt(struct percpu *p)
 {
 	p->idle_entries++;
 	p->idle_since = clock_ns();
-	WRITE_ONCE(p->in_idle, true);
+	WRITE_ONCE(p->halted, true);
 	arch_cpu_idle();
 }
 
@@ -102,7 +102,7 @@ static void do_idle(bool (*done)(void *), void *arg)
 {
 	struct percpu *p = this_cpu();
 
-	WRITE_ONCE(p->in_idle_loop, true);
+	WRITE_ONCE(p->in_idle_period, true);
 	for (;;) {
 		/* Short calls are served in idle, as Linux's IPI handlers. */
 		if (smp_call_run_pending(false))
@@ -113,7 +113,7 @@ static void do_idle(bool (*done)(void *), void *arg)
 		trace(idle_enter, p->tick_stopped, p->tick_next_ns);
 		idle_halt(p);
 	}
-	WRITE_ONCE(p->in_idle_loop, false);
+	WRITE_ONCE(p->in_idle_period, false);
 	tick_nohz_idle_exit();
 }
 

@@ -6,6 +6,17 @@
  * CPU's own timers, smp_call_on() functions and wake-up IPIs, are served
  * without leaving it, as Linux serves interrupts in idle: the tick stays
  * stopped and the CPU stays idle in the migration hierarchy.
+ *
+ * The words for "idle", one each:
+ *   idle period   percpu in_idle_period: idle entry to exit (cpu_is_idle());
+ *   halted        percpu halted: one HLT of it, until the first interrupt
+ *                 (the wake the "# stat" lines count);
+ *   tick stopped  percpu tick_stopped: NOHZ stopped the tick for the period;
+ *   bases idle    timer/ base->is_idle: the CPU's timer bases were left
+ *                 idle, so a timer queued on them remotely must wake it;
+ *   inactive      timer/ tmc->idle: out of the migration hierarchy's active
+ *                 set (another CPU may expire its global timers).
+ * The last two keep Linux's names (kernel/time/timer.c, timer_migration.c).
  */
 #ifndef KERNEL_IDLE_H
 #define KERNEL_IDLE_H

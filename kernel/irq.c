@@ -17,9 +17,9 @@ static void account_wake(struct percpu *p, enum irq_source src,
 {
 	uint64_t idle;
 
-	if (!READ_ONCE(p->in_idle))
+	if (!READ_ONCE(p->halted))
 		return;
-	WRITE_ONCE(p->in_idle, false);
+	WRITE_ONCE(p->halted, false);
 	/*
 	 * The first interrupt out of HLT: jiffies may be stale if every CPU
 	 * was idle, and what this handler arms must see the current jiffy

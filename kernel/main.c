@@ -185,7 +185,7 @@ static void print_cpu_stats(void)
 		if (!cpu_online[i])
 			continue;
 		/* A CPU halted right now: count its current idle period too. */
-		if (READ_ONCE(p->in_idle))
+		if (READ_ONCE(p->halted))
 			idle_ns += clock_ns() - p->idle_since;
 		timer_get_stats(i, &ts);
 		printk("# stat cpu=%u node=%u wakes=%lu wakes_timer=%lu "

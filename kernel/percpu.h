@@ -21,8 +21,12 @@ struct percpu {
 	unsigned cpu;
 	uint32_t apic_id;
 	unsigned node;
-	/* Set before an idle HLT (kernel/idle.c), cleared by the first interrupt. */
-	bool in_idle;
+	/*
+	 * The idle words (kernel/idle.h): halted from just before an idle
+	 * HLT to the first interrupt after it; in_idle_period from idle
+	 * entry to exit (many HLTs); tick_stopped while NOHZ holds the tick.
+	 */
+	bool halted;
 	/* Added to this CPU's TSC to line it up with the boot CPU's. */
 	uint64_t tsc_offset;
 	uint64_t idle_entries;
@@ -36,7 +40,7 @@ struct percpu {
 	/* kernel/idle.c, kernel/tick.c, kernel/softirq.c */
 	unsigned core_id;		/* shared by SMT siblings */
 	bool isolated;			/* isolcpus= */
-	bool in_idle_loop;		/* between idle entry and exit */
+	bool in_idle_period;		/* between idle entry and exit */
 	bool tick_stopped;
 	bool nohz_asked;		/* timer_nohz_next_event() this period */
 	bool softirq_pending, in_softirq;

@@ -103,7 +103,7 @@ static void snapshot(unsigned cpu, struct snap *s)
 	s->wakes_other = p->wakes_other;
 	s->idle_ns = p->idle_ns;
 	/* A CPU halted right now: count its current idle period too. */
-	if (READ_ONCE(p->in_idle))
+	if (READ_ONCE(p->halted))
 		s->idle_ns += clock_ns() - p->idle_since;
 	s->ticks = p->ticks;
 	timer_get_stats(cpu, &s->ts);

@@ -167,9 +167,9 @@ static int idle_target(void)
 			continue;
 		uint64_t t0 = clock_ns();
 
-		while (!(READ_ONCE(per_cpu(c)->in_idle_loop) &&
+		while (!(READ_ONCE(per_cpu(c)->in_idle_period) &&
 			 READ_ONCE(per_cpu(c)->tick_stopped) &&
-			 READ_ONCE(per_cpu(c)->in_idle))) {
+			 READ_ONCE(per_cpu(c)->halted))) {
 			if (clock_ns() - t0 > WAIT_NS)
 				return -1;
 			cpu_relax();
