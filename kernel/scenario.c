@@ -266,13 +266,9 @@ static void report(const struct scenario_opts *o, uint64_t *idle_wakes,
 	}
 }
 
-unsigned scenario_run(const struct scenario_opts *o)
+/* The run's tables and the busy set; nonzero (said) when they cannot be. */
+static int scenario_setup(const struct scenario_opts *o)
 {
-	unsigned self = smp_processor_id(), nidle, failed = 0, nbusy = 0;
-	unsigned hotplug_failed = 0;
-	uint64_t hz = tick_hz(), period_j, idle_wakes, idle_twakes, bound;
-	uint64_t t0, j0, per_cpu_s_x1000;
-
 	sc.timers = kzalloc(nr_cpus * sizeof(*sc.timers));
 	sc.busy = kzalloc(nr_cpus * sizeof(*sc.busy));
 	sc.before = kzalloc(nr_cpus * sizeof(*sc.before));
@@ -284,21 +280,14 @@ unsigned scenario_run(const struct scenario_opts *o)
 	}
 	spin_lock_init(&sc.lock);
 	pick_busy(o);
-	if (check_hotplug_busy(o))
-		return 1;
-	period_j = tick_ns_to_jiffies(o->period_ms * NSEC_PER_MSEC);
-	for (unsigned c = 0; c < nr_cpus; c++)
-		nbusy += cpu_online[c] && sc.busy[c];
-	printk("# scenario name=%s model=%s cpus=%u busy=%u period_ms=%u "
-	       "period_jiffies=%lu duration_ms=%u hz=%lu nohz=%s "
-	       "hotplug_events=%u\n",
-	       scenario_name(o->kind), timer_model_name(boot_opts.timer_model),
-	       num_online_cpus(), nbusy, o->period_ms,
-	       (unsigned long)period_j, o->duration_ms, (unsigned long)hz,
-	       tick_nohz_enabled() ? "on" : "off", o->nhotplug);
+	return check_hotplug_busy(o);
+}
 
-	/* Timers first, each from its own CPU, phases spread over a period. */
-	j0 = tick_update_jiffies();
+/* Timers first, each from its own CPU, phases spread over a period. */
+static void arm_timers(uint64_t period_j)
+{
+	uint64_t j0 = tick_update_jiffies();
+
 	for (unsigned c = 0; c < nr_cpus; c++) {
 		struct periodic *p = &sc.timers[c];
 
@@ -309,6 +298,18 @@ unsigned scenario_run(const struct scenario_opts *o)
 		p->expires = j0 + period_j + c % period_j;
 		smp_call_on(c, arm_periodic, p);
 	}
+}
+
+/*
+ * The measured window: snapshots, the busy CPUs spinning (this one with
+ * the hotplug events, if busy) until it ends.  Returns the hotplug
+ * operations that failed.
+ */
+static unsigned run_window(const struct scenario_opts *o)
+{
+	unsigned self = smp_processor_id(), hotplug_failed = 0;
+	uint64_t t0;
+
 	/* Let the CPUs settle into idle with their timers handed over. */
 	delay_ns(20 * tick_period_ns());
 	for (unsigned c = 0; c < nr_cpus; c++)
@@ -328,19 +329,23 @@ unsigned scenario_run(const struct scenario_opts *o)
 		if (cpu_online[c] && sc.busy[c] && c != self)
 			smp_run_wait(c, 10 * NSEC_PER_SEC);
 	WRITE_ONCE(sc.stop, true);
-	report(o, &idle_wakes, &idle_twakes, &nidle);
-	for (unsigned c = 0; c < nr_cpus; c++)
-		if (cpu_online[c])
-			timer_delete_sync(&sc.timers[c].timer);
+	return hotplug_failed;
+}
 
+static void print_result(const struct scenario_opts *o, unsigned nbusy,
+			 unsigned nidle, uint64_t idle_wakes,
+			 uint64_t idle_twakes)
+{
 	/*
 	 * The bound: 0 with a busy CPU; else one wake per distinct due jiffy,
 	 * plus the boot CPU's own wake at the end of its sleep.
 	 */
-	bound = nbusy ? 0 : distinct_due_jiffies() + 1;
-	per_cpu_s_x1000 = nidle ? idle_wakes * 1000000ULL /
-					  ((uint64_t)nidle * o->duration_ms) :
-				  0;
+	uint64_t bound = nbusy ? 0 : distinct_due_jiffies() + 1;
+	uint64_t per_cpu_s_x1000 =
+		nidle ? idle_wakes * 1000000ULL /
+				((uint64_t)nidle * o->duration_ms) :
+			0;
+
 	printk("# scenario_result name=%s model=%s idle_cpus=%u "
 	       "idle_wakes=%lu idle_timer_wakes=%lu "
 	       "wakes_per_idle_cpu_s=%lu.%03lu lower_bound_wakes=%lu "
@@ -351,10 +356,17 @@ unsigned scenario_run(const struct scenario_opts *o)
 	       per_cpu_s_x1000 % 1000, bound, sc.fired, late_percentile(50),
 	       late_percentile(99), sc.late_max,
 	       (unsigned long)(tick_period_ns() / 1000));
+}
+
+/* The self-checks; returns how many failed (each is said). */
+static unsigned check_result(unsigned nbusy, uint64_t idle_twakes,
+			     unsigned hotplug_failed)
+{
+	unsigned failed = 0;
 
 	/*
-	 * Self-check: with a busy CPU, the pull model leaves idle CPUs no
-	 * timer wake for global timers (they own nothing else here).
+	 * With a busy CPU, the pull model leaves idle CPUs no timer wake for
+	 * global timers (they own nothing else here).
 	 */
 	if (boot_opts.timer_model == TIMER_MODEL_PULL && nbusy &&
 	    tick_nohz_enabled() && idle_twakes) {
@@ -374,4 +386,32 @@ unsigned scenario_run(const struct scenario_opts *o)
 	if (!failed)
 		printk("# scenario_check ok\n");
 	return failed;
+}
+
+unsigned scenario_run(const struct scenario_opts *o)
+{
+	unsigned nidle, nbusy = 0, hotplug_failed;
+	uint64_t period_j, idle_wakes, idle_twakes;
+
+	if (scenario_setup(o))
+		return 1;
+	period_j = tick_ns_to_jiffies(o->period_ms * NSEC_PER_MSEC);
+	for (unsigned c = 0; c < nr_cpus; c++)
+		nbusy += cpu_online[c] && sc.busy[c];
+	printk("# scenario name=%s model=%s cpus=%u busy=%u period_ms=%u "
+	       "period_jiffies=%lu duration_ms=%u hz=%lu nohz=%s "
+	       "hotplug_events=%u\n",
+	       scenario_name(o->kind), timer_model_name(boot_opts.timer_model),
+	       num_online_cpus(), nbusy, o->period_ms,
+	       (unsigned long)period_j, o->duration_ms,
+	       (unsigned long)tick_hz(), tick_nohz_enabled() ? "on" : "off",
+	       o->nhotplug);
+	arm_timers(period_j);
+	hotplug_failed = run_window(o);
+	report(o, &idle_wakes, &idle_twakes, &nidle);
+	for (unsigned c = 0; c < nr_cpus; c++)
+		if (cpu_online[c])
+			timer_delete_sync(&sc.timers[c].timer);
+	print_result(o, nbusy, nidle, idle_wakes, idle_twakes);
+	return check_result(nbusy, idle_twakes, hotplug_failed);
 }
