@@ -1,5 +1,5 @@
 /*
- * kernel/idle.h - the idle loop and the kernel's timer set-up.
+ * kernel/idle.h - the idle loop.
  *
  * An idle period lasts until the CPU has work (a function queued with
  * smp_run_on(), or a wait condition met).  Interrupts inside it, the
@@ -23,13 +23,6 @@
 
 #include <stdbool.h>
 #include <stdint.h>
-
-/* Boot CPU: timer bases, model, hierarchy; before any AP starts. */
-void timers_init(void);
-/* Boot CPU, for @cpu before it starts (its hierarchy path is built). */
-void timers_cpu_prepare(unsigned int cpu);
-/* On each CPU as it comes up: tick on, join the hierarchy. */
-void timers_cpu_online(void);
 
 /*
  * An AP's life after bring-up (arch/x86_64/smp.c calls it once the AP's

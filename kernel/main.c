@@ -22,6 +22,7 @@
 #include "kernel/printk.h"
 #include "kernel/scenario.h"
 #include "kernel/spinlock.h"
+#include "kernel/timers.h"
 #include "kernel/topology.h"
 #include "kernel/trace.h"
 #include "lib/atomic.h"
