@@ -28,6 +28,7 @@
 #include "lib/atomic.h"
 #include "lib/parse.h"
 #include "lib/string.h"
+#include "lib/time.h"
 #include "timer/timer.h"
 
 #define GIB		(1UL << 30)
@@ -196,9 +197,9 @@ static void print_cpu_stats(void)
 		       "parked_wakes=%lu\n", i, p->node,
 		       p->wakes_timer + p->wakes_ipi + p->wakes_other,
 		       p->wakes_timer, p->wakes_ipi, p->wakes_other,
-		       idle_ns / 1000, p->ticks, p->tick_stops,
+		       idle_ns / NSEC_PER_USEC, p->ticks, p->tick_stops,
 		       ts.expired_local, ts.expired_remote, ts.pulled_for,
-		       p->offlines, p->offline_ns / 1000, p->parked_wakes);
+		       p->offlines, p->offline_ns / NSEC_PER_USEC, p->parked_wakes);
 	}
 }
 

@@ -258,7 +258,7 @@ static void report(const struct scenario_opts *o, uint64_t *idle_wakes,
 		       "expired_remote=%lu pulled_for=%lu timer_expiries=%lu\n",
 		       scenario_name(o->kind), c, per_cpu(c)->node, sc.busy[c],
 		       wt + wi + wo, wt, wi, wo,
-		       (now.idle_ns - b->idle_ns) / 1000, now.ticks - b->ticks,
+		       (now.idle_ns - b->idle_ns) / NSEC_PER_USEC, now.ticks - b->ticks,
 		       now.ts.expired_local - b->ts.expired_local,
 		       now.ts.expired_remote - b->ts.expired_remote,
 		       now.ts.pulled_for - b->ts.pulled_for,
@@ -355,7 +355,7 @@ static void print_result(const struct scenario_opts *o, unsigned nbusy,
 	       nidle, idle_wakes, idle_twakes, per_cpu_s_x1000 / 1000,
 	       per_cpu_s_x1000 % 1000, bound, sc.fired, late_percentile(50),
 	       late_percentile(99), sc.late_max,
-	       (unsigned long)(tick_period_ns() / 1000));
+	       (unsigned long)(tick_period_ns() / NSEC_PER_USEC));
 }
 
 /* The self-checks; returns how many failed (each is said). */

@@ -253,7 +253,7 @@ static void lapic_oneshot_fires_within_bound_on_each_ap(struct ktest *t)
 			worst = fired - armed - ONESHOT_NS;
 	}
 	printk("        # lapic_oneshot: 2 ms timer, worst lateness %lu us\n",
-	       worst / 1000);
+	       worst / NSEC_PER_USEC);
 }
 
 /*

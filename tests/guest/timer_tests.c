@@ -121,7 +121,7 @@ static void timers_on_every_cpu_expire_in_bounds(struct ktest *t)
 		ncpus++;
 	}
 	printk("        # armed in %lu us, %lu jiffies\n",
-	       (unsigned long)((clock_ns() - t0) / 1000),
+	       (unsigned long)((clock_ns() - t0) / NSEC_PER_USEC),
 	       (unsigned long)(tick_update_jiffies() - j0));
 	KEXPECT(t, wait_fired_stall(p, nr_cpus * NKINDS, &stall));
 	for (unsigned i = 0; i < nr_cpus * NKINDS; i++) {
@@ -154,7 +154,7 @@ static void timers_on_every_cpu_expire_in_bounds(struct ktest *t)
 	}
 	printk("        # %u CPUs x %u timers, worst lateness %lu jiffies, "
 	       "runner stalled up to %lu us\n", ncpus, (unsigned)NKINDS,
-	       (unsigned long)worst, (unsigned long)(stall / 1000));
+	       (unsigned long)worst, (unsigned long)(stall / NSEC_PER_USEC));
 }
 
 /* An online CPU other than the test runner, settled in NOHZ idle. */

@@ -621,7 +621,7 @@ static void tt_report(unsigned ncpus)
 		struct tt_sum s = { .ops = tc->ops, .offlines = tc->offlines,
 				    .onlines = tc->onlines,
 				    .ran = READ_ONCE(tc->ran),
-				    .op_max_us = tc->op_max_ns / 1000 };
+				    .op_max_us = tc->op_max_ns / NSEC_PER_USEC };
 
 		if (!tc->used)
 			continue;
