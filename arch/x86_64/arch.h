@@ -2,10 +2,10 @@
  * arch/x86_64/arch.h - the machine as kernel/ sees it.
  *
  * kernel/ reaches the arch through this header: spinning (cpu_relax()),
- * halting, IPIs, the clock (tsc.h), the online map (smp.h) and the
- * clockevent.  kmain's boot sequence (kernel/main.c), which sets the
- * machine up step by step, is the one file that also names the arch's
- * set-up headers.
+ * halting, IPIs, CPUID (cpuid.h), the clock (tsc.h), the online map
+ * (smp.h) and the clockevent.  kmain's boot sequence (kernel/main.c),
+ * which sets the machine up step by step, is the one file that also names
+ * the arch's set-up headers; kernel/panic.c still names cpu.h and trap.h.
  */
 #ifndef ARCH_X86_64_ARCH_H
 #define ARCH_X86_64_ARCH_H
@@ -14,6 +14,7 @@
 #include <stdint.h>
 
 #include "arch/x86_64/cpu.h"
+#include "arch/x86_64/cpuid.h"
 #include "arch/x86_64/irq.h"
 #include "arch/x86_64/lapic.h"
 #include "arch/x86_64/smp.h"
