@@ -13,6 +13,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "lib/atomic.h"
+
 /*
  * timer->flags: the low bits hold the CPU whose base the timer belongs to,
  * the high bits the user flags below and TIMER_MIGRATING (internal: the
@@ -78,7 +80,7 @@ void timer_setup(struct timer_list *timer,
 static inline bool timer_pending(const struct timer_list *timer)
 {
 	/* A relaxed atomic load: the READ_ONCE() of the stores in timer.c. */
-	return __atomic_load_n(&timer->pprev, __ATOMIC_RELAXED) != NULL;
+	return READ_ONCE(timer->pprev) != NULL;
 }
 
 void add_timer(struct timer_list *timer);
