@@ -18,7 +18,7 @@ KLDFLAGS := -n -nostdlib -T linker.ld -z max-page-size=4096 \
 	--no-warn-rwx-segments
 
 KSRCS := $(wildcard boot/*.S arch/x86_64/*.S) \
-	$(wildcard arch/x86_64/*.c kernel/*.c drivers/*.c lib/*.c \
+	$(wildcard arch/x86_64/*.c kernel/*.c kernel/env/*.c drivers/*.c lib/*.c \
 		timer/*.c tests/guest/*.c)
 KOBJS := $(patsubst %,$(BUILD)/k/%.o,$(KSRCS))
 

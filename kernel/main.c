@@ -22,10 +22,13 @@
 #include "kernel/printk.h"
 #include "kernel/scenario.h"
 #include "kernel/spinlock.h"
+#include "kernel/timers.h"
 #include "kernel/topology.h"
 #include "kernel/trace.h"
+#include "lib/atomic.h"
 #include "lib/parse.h"
 #include "lib/string.h"
+#include "lib/time.h"
 #include "timer/timer.h"
 
 #define GIB		(1UL << 30)
@@ -184,7 +187,7 @@ static void print_cpu_stats(void)
 		if (!cpu_online[i])
 			continue;
 		/* A CPU halted right now: count its current idle period too. */
-		if (p->in_idle)
+		if (READ_ONCE(p->halted))
 			idle_ns += clock_ns() - p->idle_since;
 		timer_get_stats(i, &ts);
 		printk("# stat cpu=%u node=%u wakes=%lu wakes_timer=%lu "
@@ -194,9 +197,9 @@ static void print_cpu_stats(void)
 		       "parked_wakes=%lu softirq_deferred=%lu\n", i, p->node,
 		       p->wakes_timer + p->wakes_ipi + p->wakes_other,
 		       p->wakes_timer, p->wakes_ipi, p->wakes_other,
-		       idle_ns / 1000, p->ticks, p->tick_stops,
+		       idle_ns / NSEC_PER_USEC, p->ticks, p->tick_stops,
 		       ts.expired_local, ts.expired_remote, ts.pulled_for,
-		       p->offlines, p->offline_ns / 1000, p->parked_wakes,
+		       p->offlines, p->offline_ns / NSEC_PER_USEC, p->parked_wakes,
 		       p->softirq_deferred);
 	}
 }

@@ -10,8 +10,8 @@
  */
 #include "kernel/scenario.h"
 #include "kernel/scenario_mixed.h"
-#include "arch/x86_64/smp.h"
-#include "arch/x86_64/tsc.h"
+#include "arch/x86_64/arch.h"
+#include "kernel/boot.h"
 #include "kernel/cmdline.h"
 #include "kernel/hotplug.h"
 #include "kernel/idle.h"
@@ -19,12 +19,10 @@
 #include "kernel/percpu.h"
 #include "kernel/printk.h"
 #include "kernel/smp_call.h"
-#include "kernel/spinlock.h"
 #include "kernel/tick.h"
 #include "lib/atomic.h"
+#include "lib/time.h"
 #include "timer/timer.h"
-
-extern struct boot_options boot_opts;
 
 #define LATE_BUCKETS	64	/* lateness histogram, jiffies; last = more */
 
@@ -44,17 +42,14 @@ struct snap {
 /*
  * The per-expiry accounting is lock-free: every CPU's callback updates it
  * every period, and a lock there is a convoy when the host deschedules
- * vCPUs (a ticket lock hands itself to a waiter that is not running, all
- * others spin behind it, callbacks outlast a jiffy and the softirq never
- * catches up: the hang of docs/scenarios.md, "Why the accounting takes no
- * lock").
+ * vCPUs (docs/scenarios.md, "Why the accounting takes no lock").
  */
 static struct {
 	struct periodic *timers;
 	bool *busy;
 	struct snap *before;
-	volatile bool stop;
-	volatile uint64_t end_ns;
+	bool stop;
+	uint64_t end_ns;
 	uint64_t late[LATE_BUCKETS];	/* atomic increments */
 	uint64_t late_max, fired;	/* atomic max, atomic increment */
 	/* Bit i: a timer was due at jiffy win_j + i, i < win_len. */
@@ -108,8 +103,8 @@ static void arm_periodic(void *arg)
 static void busy_loop(void *arg)
 {
 	(void)arg;
-	while (clock_ns() < sc.end_ns)
-		__asm__ volatile("pause");
+	while (clock_ns() < READ_ONCE(sc.end_ns))
+		cpu_relax();
 }
 
 static void snapshot(unsigned cpu, struct snap *s)
@@ -121,7 +116,7 @@ static void snapshot(unsigned cpu, struct snap *s)
 	s->wakes_other = p->wakes_other;
 	s->idle_ns = p->idle_ns;
 	/* A CPU halted right now: count its current idle period too. */
-	if (p->in_idle)
+	if (READ_ONCE(p->halted))
 		s->idle_ns += clock_ns() - p->idle_since;
 	s->ticks = p->ticks;
 	timer_get_stats(cpu, &s->ts);
@@ -206,10 +201,10 @@ static unsigned busy_with_hotplug(const struct scenario_opts *o, uint64_t t0)
 
 	for (unsigned i = 0; i < o->nhotplug; i++) {
 		const struct scenario_hotplug *h = &o->hotplug[i];
-		uint64_t at = t0 + h->at_ms * 1000000ULL;
+		uint64_t at = t0 + h->at_ms * NSEC_PER_MSEC;
 
 		while (clock_ns() < at)
-			__asm__ volatile("pause");
+			cpu_relax();
 		if ((cpu_online[h->cpu] ? cpu_down(h->cpu) : cpu_up(h->cpu)))
 			failed++;
 	}
@@ -245,8 +240,8 @@ static void sleep_until_end(void)
 {
 	uint64_t now = clock_ns();
 
-	if (sc.end_ns > now)
-		cpu_idle_sleep_ns(sc.end_ns - now);
+	if (READ_ONCE(sc.end_ns) > now)
+		cpu_idle_sleep_ns(READ_ONCE(sc.end_ns) - now);
 }
 
 /*
@@ -284,7 +279,7 @@ static void report(const struct scenario_opts *o, uint64_t *idle_wakes,
 		       "isolated=%u\n",
 		       scenario_name(o->kind), c, per_cpu(c)->node, sc.busy[c],
 		       wt + wi + wo, wt, wi, wo,
-		       (now.idle_ns - b->idle_ns) / 1000, now.ticks - b->ticks,
+		       (now.idle_ns - b->idle_ns) / NSEC_PER_USEC, now.ticks - b->ticks,
 		       now.ts.expired_local - b->ts.expired_local,
 		       now.ts.expired_remote - b->ts.expired_remote,
 		       now.ts.pulled_for - b->ts.pulled_for,
@@ -292,43 +287,27 @@ static void report(const struct scenario_opts *o, uint64_t *idle_wakes,
 	}
 }
 
-unsigned scenario_run(const struct scenario_opts *o)
+/* The run's tables and the busy set; nonzero (said) when they cannot be. */
+static int scenario_setup(const struct scenario_opts *o)
 {
-	unsigned self = smp_processor_id(), nidle, failed = 0, nbusy = 0;
-	unsigned hotplug_failed = 0, nbusy_hk = 0, iso_remote;
-	uint64_t hz = tick_hz(), period_j, idle_wakes, idle_twakes, bound;
-	uint64_t t0, j0, per_cpu_s_x1000;
-
-	if (o->kind == SCENARIO_MIXED)
-		return scenario_mixed_run(o);
 	sc.timers = kzalloc(nr_cpus * sizeof(*sc.timers));
 	sc.busy = kzalloc(nr_cpus * sizeof(*sc.busy));
 	sc.before = kzalloc(nr_cpus * sizeof(*sc.before));
-	sc.win_len = ((uint64_t)o->duration_ms * hz + 999) / 1000;
+	sc.win_len = tick_ns_to_jiffies(o->duration_ms * NSEC_PER_MSEC);
 	sc.due_map = kzalloc((sc.win_len + 7) / 8);
 	if (!sc.timers || !sc.busy || !sc.before || !sc.due_map) {
 		printk("scenario: no memory\n");
 		return 1;
 	}
 	pick_busy(o);
-	if (check_hotplug_busy(o))
-		return 1;
-	period_j = (o->period_ms * hz + 999) / 1000;
-	for (unsigned c = 0; c < nr_cpus; c++) {
-		nbusy += cpu_online[c] && sc.busy[c];
-		/* Only a housekeeping CPU is ever a migrator under pull. */
-		nbusy_hk += cpu_online[c] && sc.busy[c] && !per_cpu(c)->isolated;
-	}
-	printk("# scenario name=%s model=%s cpus=%u busy=%u period_ms=%u "
-	       "period_jiffies=%lu duration_ms=%u hz=%lu nohz=%s "
-	       "hotplug_events=%u\n",
-	       scenario_name(o->kind), timer_model_name(boot_opts.timer_model),
-	       num_online_cpus(), nbusy, o->period_ms,
-	       (unsigned long)period_j, o->duration_ms, (unsigned long)hz,
-	       tick_nohz_enabled() ? "on" : "off", o->nhotplug);
+	return check_hotplug_busy(o);
+}
 
-	/* Timers first, each from its own CPU, phases spread over a period. */
-	j0 = tick_update_jiffies();
+/* Timers first, each from its own CPU, phases spread over a period. */
+static void arm_timers(uint64_t period_j)
+{
+	uint64_t j0 = tick_update_jiffies();
+
 	for (unsigned c = 0; c < nr_cpus; c++) {
 		struct periodic *p = &sc.timers[c];
 
@@ -339,13 +318,25 @@ unsigned scenario_run(const struct scenario_opts *o)
 		p->expires = j0 + period_j + c % period_j;
 		smp_call_on(c, arm_periodic, p);
 	}
+}
+
+/*
+ * The measured window: snapshots, the busy CPUs spinning (this one with
+ * the hotplug events, if busy) until it ends.  Returns the hotplug
+ * operations that failed.
+ */
+static unsigned run_window(const struct scenario_opts *o)
+{
+	unsigned self = smp_processor_id(), hotplug_failed = 0;
+	uint64_t t0;
+
 	/* Let the CPUs settle into idle with their timers handed over. */
 	delay_ns(20 * tick_period_ns());
 	for (unsigned c = 0; c < nr_cpus; c++)
 		if (cpu_online[c])
 			snapshot(c, &sc.before[c]);
 	t0 = clock_ns();
-	sc.end_ns = t0 + (uint64_t)o->duration_ms * 1000000ULL;
+	WRITE_ONCE(sc.end_ns, t0 + o->duration_ms * NSEC_PER_MSEC);
 	WRITE_ONCE(sc.win_j, tick_update_jiffies() + 1);
 	for (unsigned c = 0; c < nr_cpus; c++)
 		if (cpu_online[c] && sc.busy[c] && c != self)
@@ -356,21 +347,25 @@ unsigned scenario_run(const struct scenario_opts *o)
 		sleep_until_end();
 	for (unsigned c = 0; c < nr_cpus; c++)
 		if (cpu_online[c] && sc.busy[c] && c != self)
-			smp_run_wait(c, 10000000000ULL);
+			smp_run_wait(c, 10 * NSEC_PER_SEC);
 	WRITE_ONCE(sc.stop, true);
-	report(o, &idle_wakes, &idle_twakes, &nidle, &iso_remote);
-	for (unsigned c = 0; c < nr_cpus; c++)
-		if (cpu_online[c])
-			timer_delete_sync(&sc.timers[c].timer);
+	return hotplug_failed;
+}
 
+static void print_result(const struct scenario_opts *o, unsigned nbusy,
+			 unsigned nidle, uint64_t idle_wakes,
+			 uint64_t idle_twakes)
+{
 	/*
 	 * The bound: 0 with a busy CPU; else one wake per distinct due jiffy,
 	 * plus the boot CPU's own wake at the end of its sleep.
 	 */
-	bound = nbusy ? 0 : distinct_due_jiffies() + 1;
-	per_cpu_s_x1000 = nidle ? idle_wakes * 1000000ULL /
-					  ((uint64_t)nidle * o->duration_ms) :
-				  0;
+	uint64_t bound = nbusy ? 0 : distinct_due_jiffies() + 1;
+	uint64_t per_cpu_s_x1000 =
+		nidle ? idle_wakes * 1000000ULL /
+				((uint64_t)nidle * o->duration_ms) :
+			0;
+
 	printk("# scenario_result name=%s model=%s idle_cpus=%u "
 	       "idle_wakes=%lu idle_timer_wakes=%lu "
 	       "wakes_per_idle_cpu_s=%lu.%03lu lower_bound_wakes=%lu "
@@ -380,11 +375,19 @@ unsigned scenario_run(const struct scenario_opts *o)
 	       nidle, idle_wakes, idle_twakes, per_cpu_s_x1000 / 1000,
 	       per_cpu_s_x1000 % 1000, bound, sc.fired, late_percentile(50),
 	       late_percentile(99), sc.late_max,
-	       (unsigned long)(tick_period_ns() / 1000));
+	       (unsigned long)(tick_period_ns() / NSEC_PER_USEC));
+}
+
+/* The self-checks; returns how many failed (each is said). */
+static unsigned check_result(unsigned nbusy_hk, uint64_t idle_twakes,
+			     unsigned iso_remote, unsigned hotplug_failed)
+{
+	unsigned failed = 0;
 
 	/*
-	 * Self-check: with a busy CPU, the pull model leaves idle CPUs no
-	 * timer wake for global timers (they own nothing else here).
+	 * With a busy housekeeping CPU (only those are ever migrators), the
+	 * pull model leaves idle CPUs no timer wake for global timers (they
+	 * own nothing else here).
 	 */
 	if (boot_opts.timer_model == TIMER_MODEL_PULL && nbusy_hk &&
 	    tick_nohz_enabled() && idle_twakes) {
@@ -410,4 +413,36 @@ unsigned scenario_run(const struct scenario_opts *o)
 	if (!failed)
 		printk("# scenario_check ok\n");
 	return failed;
+}
+
+unsigned scenario_run(const struct scenario_opts *o)
+{
+	unsigned nidle, nbusy = 0, nbusy_hk = 0, hotplug_failed, iso_remote;
+	uint64_t period_j, idle_wakes, idle_twakes;
+
+	if (o->kind == SCENARIO_MIXED)
+		return scenario_mixed_run(o);
+	if (scenario_setup(o))
+		return 1;
+	period_j = tick_ns_to_jiffies(o->period_ms * NSEC_PER_MSEC);
+	for (unsigned c = 0; c < nr_cpus; c++) {
+		nbusy += cpu_online[c] && sc.busy[c];
+		nbusy_hk += cpu_online[c] && sc.busy[c] && !per_cpu(c)->isolated;
+	}
+	printk("# scenario name=%s model=%s cpus=%u busy=%u period_ms=%u "
+	       "period_jiffies=%lu duration_ms=%u hz=%lu nohz=%s "
+	       "hotplug_events=%u\n",
+	       scenario_name(o->kind), timer_model_name(boot_opts.timer_model),
+	       num_online_cpus(), nbusy, o->period_ms,
+	       (unsigned long)period_j, o->duration_ms,
+	       (unsigned long)tick_hz(), tick_nohz_enabled() ? "on" : "off",
+	       o->nhotplug);
+	arm_timers(period_j);
+	hotplug_failed = run_window(o);
+	report(o, &idle_wakes, &idle_twakes, &nidle, &iso_remote);
+	for (unsigned c = 0; c < nr_cpus; c++)
+		if (cpu_online[c])
+			timer_delete_sync(&sc.timers[c].timer);
+	print_result(o, nbusy, nidle, idle_wakes, idle_twakes);
+	return check_result(nbusy_hk, idle_twakes, iso_remote, hotplug_failed);
 }

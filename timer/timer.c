@@ -71,6 +71,7 @@
  * the placement paths below check base->offline under the base lock and
  * fall back to the calling CPU.
  */
+#include "lib/time.h"
 #include "timer/timer_internal.h"
 #include "timer/timer_migration.h"
 #include "timer/timer_trace.h"
@@ -177,23 +178,30 @@ static struct timer_base *lock_timer_base(struct timer_list *timer,
 }
 
 /*
- * Move @timer, not pending, from the locked @base to the CPU @cpu's base of
- * its flags; returns the new base, locked.
+ * Move @timer, not pending, from the locked @base to @new_base, CPU @cpu's
+ * base of its flags with @set added (TIMER_PINNED for add_timer_on() of an
+ * unpinned timer); returns the new base, locked.  TIMER_MIGRATING keeps
+ * lock_timer_base() off the timer until its flags name @new_base.
  * Pre: @base->lock held, !timer_pending(@timer).
  */
 static struct timer_base *switch_timer_base(struct timer_list *timer,
 					    struct timer_base *base,
 					    struct timer_base *new_base,
-					    unsigned int cpu)
+					    unsigned int cpu, uint32_t set)
 {
 	lockdep_assert_held(&base->lock);
-	if (base == new_base)
+	if (base == new_base) {
+		/* A deferrable timer pinned where it is: same base. */
+		if (set)
+			WRITE_ONCE(timer->flags, timer->flags | set);
 		return base;
+	}
 	WRITE_ONCE(timer->flags, timer->flags | TIMER_MIGRATING);
 	spin_unlock(&base->lock);
 	spin_lock(&new_base->lock);
 	WRITE_ONCE(timer->flags,
-		   (timer->flags & ~(TIMER_CPUMASK | TIMER_MIGRATING)) | cpu);
+		   (timer->flags & ~(TIMER_CPUMASK | TIMER_MIGRATING)) | set |
+		   cpu);
 	return new_base;
 }
 
@@ -473,7 +481,7 @@ int timer_init(void *storage, unsigned int ncpus, unsigned int hz)
 	lvl_depth = hz > 100 ? 9 : 8;
 	wheel_timeout_cutoff = LVL_START(lvl_depth);
 	wheel_timeout_max = wheel_timeout_cutoff - LVL_GRAN(lvl_depth - 1);
-	timer_tick_nsec = 1000000000u / hz;
+	timer_tick_nsec = NSEC_PER_SEC / hz;
 	timer_cpus = storage;
 	timer_nr_cpus = ncpus;
 	for (cpu = 0; cpu < ncpus; cpu++) {
@@ -518,14 +526,6 @@ void timer_set_model(enum timer_model model)
 			 model != TIMER_MODEL_LOCAL))
 		return;
 	WRITE_ONCE(timer_model, model);
-}
-
-/**
- * timer_get_model - the placement model in force
- */
-enum timer_model timer_get_model(void)
-{
-	return READ_ONCE(timer_model);
 }
 
 /**
@@ -637,13 +637,13 @@ static int __mod_timer(struct timer_list *timer, uint64_t expires,
 	new_base = timer_cpu_base(timer->flags, cpu);
 	/* A running timer stays, or timer_delete_sync() could miss it. */
 	if (base != new_base && base->running_timer != timer) {
-		base = switch_timer_base(timer, base, new_base, cpu);
+		base = switch_timer_base(timer, base, new_base, cpu, 0);
 		/* PUSH chose a CPU that went offline meanwhile. */
 		if (base->offline) {
 			cpu = smp_processor_id();
 			base = switch_timer_base(timer, base,
 						 timer_cpu_base(timer->flags, cpu),
-						 cpu);
+						 cpu, 0);
 		}
 		forward_timer_base(base);
 		idx = UINT32_MAX;
@@ -728,28 +728,21 @@ void add_timer_on(struct timer_list *timer, unsigned int cpu)
 	if (WARN_ON_ONCE(timer_pending(timer) || cpu >= timer_nr_cpus))
 		return;
 	base = lock_timer_base(timer, &flags);
-	if (WARN_ON_ONCE(!(timer->flags & TIMER_PINNED))) {
-		/* The base index changes with the flag: move as for a CPU. */
-		WRITE_ONCE(timer->flags, timer->flags | TIMER_MIGRATING);
-		spin_unlock(&base->lock);
-		base = timer_cpu_base(timer->flags | TIMER_PINNED, cpu);
-		spin_lock(&base->lock);
-		WRITE_ONCE(timer->flags,
-			   (timer->flags & ~(TIMER_CPUMASK | TIMER_MIGRATING)) |
-			   TIMER_PINNED | cpu);
-	} else {
-		base = switch_timer_base(timer, base,
-					 timer_cpu_base(timer->flags, cpu), cpu);
-	}
+	/* Without TIMER_PINNED the base index changes with the flag. */
+	WARN_ON_ONCE(!(timer->flags & TIMER_PINNED));
+	base = switch_timer_base(timer, base,
+				 timer_cpu_base(timer->flags | TIMER_PINNED, cpu),
+				 cpu, TIMER_PINNED);
 	if (WARN_ON_ONCE(base->offline)) {
 		static bool told;
 
-		if (!__atomic_exchange_n(&told, true, __ATOMIC_RELAXED))
+		if (!atomic_xchg(&told, true))
 			pr_warn("add_timer_on: CPU %u is offline, timer armed on CPU %u\n",
 				cpu, smp_processor_id());
 		cpu = smp_processor_id();
 		base = switch_timer_base(timer, base,
-					 timer_cpu_base(timer->flags, cpu), cpu);
+					 timer_cpu_base(timer->flags, cpu), cpu,
+					 0);
 	}
 	forward_timer_base(base);
 	internal_add_timer(base, timer);
@@ -993,7 +986,7 @@ void timer_tick(void)
 /* ---- clock and statistics ---- */
 
 /**
- * timer_tick_ns - length of a jiffy in ns (1e9 / hz)
+ * timer_tick_ns - length of a jiffy in ns (NSEC_PER_SEC / hz)
  */
 uint64_t timer_tick_ns(void)
 {
@@ -1012,6 +1005,15 @@ uint64_t timer_jiffies_to_ns(uint64_t j, uint64_t basej, uint64_t basem)
 {
 	if (j == TIMER_EVENT_NONE)
 		return TMIGR_NONE_NS;
+	return timer_jiffy_ns(j, basej, basem);
+}
+
+/*
+ * The ns time of jiffy @j, any jiffy (TIMER_EVENT_NONE is an ordinary one
+ * here); a jiffy before @basej is @basem.
+ */
+uint64_t timer_jiffy_ns(uint64_t j, uint64_t basej, uint64_t basem)
+{
 	if (timer_before(j, basej))
 		return basem;
 	return basem + (j - basej) * timer_tick_nsec;

@@ -15,6 +15,7 @@
  * IOAPIC, so x2APIC needs no interrupt remapping here.
  */
 #include "arch/x86_64/lapic.h"
+#include "arch/x86_64/arch.h"
 #include "arch/x86_64/irq.h"
 #include "arch/x86_64/tsc.h"
 #include "arch/x86_64/cpu.h"
@@ -23,6 +24,7 @@
 #include "kernel/percpu.h"
 #include "kernel/spinlock.h"
 #include "kernel/trace.h"
+#include "lib/time.h"
 
 #define LAPIC_ID	0x020
 #define LAPIC_SVR	0x0F0
@@ -248,13 +250,13 @@ void lapic_timer_calibrate(void)
 	lapic_write(LAPIC_TMR_INIT, 0xffffffff);
 	t0 = clock_ns();
 	while (clock_ns() - t0 < TMR_CALIB_NS)
-		__asm__ volatile("pause");
+		cpu_relax();
 	left = lapic_read(LAPIC_TMR_CUR);
 	t1 = clock_ns();
 	lapic_write(LAPIC_TMR_INIT, 0);
 	/* Over the time actually measured, not the nominal window. */
-	lapic_timer_hz = (0xffffffffULL - left) * 1000000000ULL / (t1 - t0);
-	tick_mult = (lapic_timer_hz << 32) / 1000000000ULL;
+	lapic_timer_hz = (0xffffffffULL - left) * NSEC_PER_SEC / (t1 - t0);
+	tick_mult = (lapic_timer_hz << 32) / NSEC_PER_SEC;
 }
 
 uint64_t lapic_timer_rate(void)

@@ -39,12 +39,7 @@ bool lapic_send_ipi_all_but_self(uint8_t vector);
 /* Measure the LAPIC timer rate against the TSC (boot CPU, once). */
 void lapic_timer_calibrate(void);
 uint64_t lapic_timer_rate(void);
-/*
- * Arm this CPU's LAPIC timer, one-shot, to fire LOCAL_TIMER_VECTOR in
- * @delta_ns (rounded to the timer's tick, at least one tick, at most 2^32).
- */
-void arch_clockevent_program(uint64_t delta_ns);
-void arch_clockevent_cancel(void);
+/* arch_clockevent_program() and _cancel(): arch/x86_64/arch.h. */
 
 /*
  * Clockevent mode, chosen once on the boot CPU: TSC-deadline when asked

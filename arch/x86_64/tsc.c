@@ -11,6 +11,8 @@
 #include "arch/x86_64/tsc.h"
 #include "arch/x86_64/cpu.h"
 #include "kernel/percpu.h"
+#include "lib/atomic.h"
+#include "lib/time.h"
 
 #define PIT_HZ		PIT_TICK_HZ
 #define PIT_CH2		0x42
@@ -119,8 +121,8 @@ int tsc_calibrate(void)
 	}
 	tsc_rate = best.tsc_ticks * PIT_HZ / best.pit_ticks;
 	/* 10^9 << 32 still fits in 64 bits. */
-	ns_mult = (1000000000ULL << 32) / tsc_rate;
-	tsc_mult = (tsc_rate << 24) / 1000000000ULL;
+	ns_mult = (NSEC_PER_SEC << 32) / tsc_rate;
+	tsc_mult = (tsc_rate << 24) / NSEC_PER_SEC;
 	tsc_base = rdtsc();
 	return 0;
 }
@@ -151,7 +153,7 @@ uint64_t clock_ns(void)
 	return tsc_to_ns(rdtsc() + this_cpu()->tsc_offset - tsc_base);
 }
 
-static volatile uint64_t sync_go, sync_ack, sync_ap_tsc;
+static uint64_t sync_go, sync_ack, sync_ap_tsc;
 
 /*
  * Called on the boot CPU and the new AP at once: the boot CPU stamps t0,
@@ -163,22 +165,22 @@ int64_t tsc_sync_bsp(void)
 {
 	uint64_t t0, t1;
 
-	sync_ack = 0;
+	WRITE_ONCE(sync_ack, 0);
 	t0 = rdtsc() + this_cpu()->tsc_offset;
-	__atomic_store_n(&sync_go, 1, __ATOMIC_RELEASE);
-	while (!__atomic_load_n(&sync_ack, __ATOMIC_ACQUIRE))
-		__asm__ volatile("pause");
+	smp_store_release(&sync_go, 1);
+	while (!smp_load_acquire(&sync_ack))
+		cpu_relax();
 	t1 = rdtsc() + this_cpu()->tsc_offset;
-	sync_go = 0;
-	return (int64_t)(t0 / 2 + t1 / 2 - sync_ap_tsc);
+	WRITE_ONCE(sync_go, 0);
+	return (int64_t)(t0 / 2 + t1 / 2 - READ_ONCE(sync_ap_tsc));
 }
 
 void tsc_sync_ap(void)
 {
-	while (!__atomic_load_n(&sync_go, __ATOMIC_ACQUIRE))
-		__asm__ volatile("pause");
-	sync_ap_tsc = rdtsc();
-	__atomic_store_n(&sync_ack, 1, __ATOMIC_RELEASE);
+	while (!smp_load_acquire(&sync_go))
+		cpu_relax();
+	WRITE_ONCE(sync_ap_tsc, rdtsc());
+	smp_store_release(&sync_ack, 1);
 }
 
 void delay_ns(uint64_t ns)
@@ -186,5 +188,5 @@ void delay_ns(uint64_t ns)
 	uint64_t t0 = clock_ns();
 
 	while (clock_ns() - t0 < ns)
-		__asm__ volatile("pause");
+		cpu_relax();
 }

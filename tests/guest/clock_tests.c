@@ -1,12 +1,13 @@
 /* The monotonic clock: calibration plausibility, monotonicity, agreement. */
 #include "arch/x86_64/tsc.h"
 #include "kernel/ktest.h"
+#include "lib/time.h"
 
 static void tsc_rate_is_plausible(struct ktest *t)
 {
 	/* Any x86_64 TSC, emulated or real, runs between 100 MHz and 10 GHz. */
 	KEXPECT(t, tsc_hz() > 100000000ULL);
-	KEXPECT(t, tsc_hz() < 10000000000ULL);
+	KEXPECT(t, tsc_hz() < 10 * NSEC_PER_SEC);
 }
 
 static void clock_ns_is_monotonic(struct ktest *t)
@@ -33,7 +34,7 @@ static void clock_ns_agrees_with_pit(struct ktest *t)
 	 * error.
 	 */
 	KEXPECT_EQ(t, pit_measure(23864, &w), 0);
-	pit_ns = w.pit_ticks * 1000000000ULL / PIT_TICK_HZ;
+	pit_ns = w.pit_ticks * NSEC_PER_SEC / PIT_TICK_HZ;
 	tsc_ns = tsc_to_ns(w.tsc_ticks);
 	err_ns = tsc_to_ns(w.error_tsc) + pit_ns / 50;
 	if (tsc_ns + err_ns < pit_ns || tsc_ns > pit_ns + err_ns)

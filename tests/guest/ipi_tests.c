@@ -3,6 +3,7 @@
  * to it, answers IPIs from every node to every node, and, with nothing
  * armed, takes no timer wakes.
  */
+#include "arch/x86_64/arch.h"
 #include "arch/x86_64/irq.h"
 #include "arch/x86_64/lapic.h"
 #include "arch/x86_64/smp.h"
@@ -15,6 +16,7 @@
 #include "kernel/spinlock.h"
 #include "kernel/tick.h"
 #include "lib/atomic.h"
+#include "lib/time.h"
 
 /*
  * A count per CPU, zeroed.  Not on the stack: the boot CPU's stack is 16 KiB
@@ -54,7 +56,7 @@ static void every_ap_reaches_its_idle_loop(struct ktest *t)
 			    !__atomic_load_n(&per_cpu(i)->idle_entries,
 					     __ATOMIC_ACQUIRE))
 				missing++;
-	} while (missing && clock_ns() - t0 < 1000000000ULL);
+	} while (missing && clock_ns() - t0 < NSEC_PER_SEC);
 	KEXPECT_EQ(t, missing, 0);
 }
 
@@ -171,7 +173,7 @@ static void ipi_all_but_self_reaches_every_other_cpu(struct ktest *t)
 			if (i != self && cpu_online[i] &&
 			    READ_ONCE(per_cpu(i)->ipis_received) == before[i])
 				missing++;
-	} while (missing && clock_ns() - t0 < 1000000000ULL);
+	} while (missing && clock_ns() - t0 < NSEC_PER_SEC);
 	KEXPECT_EQ(t, missing, 0);
 	KEXPECT_EQ(t, READ_ONCE(per_cpu(self)->ipis_received), before[self]);
 }
@@ -235,9 +237,9 @@ static void lapic_oneshot_fires_within_bound_on_each_ap(struct ktest *t)
 		t0 = clock_ns();
 		while (__atomic_load_n(&p->timer_irqs, __ATOMIC_ACQUIRE) ==
 			       irqs &&
-		       clock_ns() - t0 < 1000000000ULL)
-			__asm__ volatile("pause");
-		fired = p->last_timer_irq_ns;
+		       clock_ns() - t0 < NSEC_PER_SEC)
+			cpu_relax();
+		fired = READ_ONCE(p->last_timer_irq_ns);
 		KEXPECT_EQ(t, p->timer_irqs, irqs + 1);
 		KEXPECT_EQ(t, p->wakes_timer, wakes + 1);
 		if (fired < armed + ONESHOT_NS - ONESHOT_NS / 100 ||
@@ -251,7 +253,7 @@ static void lapic_oneshot_fires_within_bound_on_each_ap(struct ktest *t)
 			worst = fired - armed - ONESHOT_NS;
 	}
 	printk("        # lapic_oneshot: 2 ms timer, worst lateness %lu us\n",
-	       worst / 1000);
+	       worst / NSEC_PER_USEC);
 }
 
 /*
@@ -274,7 +276,7 @@ static void hammer_lock(void *arg)
 {
 	(void)arg;
 	while (!__atomic_load_n(&lock_go, __ATOMIC_ACQUIRE))
-		__asm__ volatile("pause");
+		cpu_relax();
 	for (int i = 0; i < LOCK_ROUNDS; i++) {
 		spin_lock(&test_lock);
 		locked_counter = locked_counter + 1;
@@ -301,7 +303,7 @@ static void spinlock_counts_exactly_under_contention(struct ktest *t)
 		while (!__atomic_load_n(&per_cpu(cpus[i])->call.done,
 					__ATOMIC_ACQUIRE) &&
 		       clock_ns() - t0 < LOCK_WAIT_NS)
-			__asm__ volatile("pause");
+			cpu_relax();
 		KEXPECT(t, per_cpu(cpus[i])->call.done);
 	}
 	KEXPECT_EQ(t, locked_counter, (uint64_t)(started + 1) * LOCK_ROUNDS);

@@ -25,8 +25,8 @@ bool other_cpus_idle(void *arg)
 	(void)arg;
 	for (unsigned c = 0; c < nr_cpus; c++)
 		if (cpu_online[c] && c != smp_processor_id() &&
-		    !(READ_ONCE(per_cpu(c)->in_idle_loop) &&
-		      READ_ONCE(per_cpu(c)->in_idle)))
+		    !(READ_ONCE(per_cpu(c)->in_idle_period) &&
+		      READ_ONCE(per_cpu(c)->halted)))
 			return false;
 	return true;
 }

@@ -13,8 +13,10 @@
  * itself did not run (host scheduling), which the bound also allows, as
  * it allows for how late the expiring CPU's own timer interrupt came.
  */
+#include "arch/x86_64/arch.h"
 #include "arch/x86_64/smp.h"
 #include "arch/x86_64/tsc.h"
+#include "kernel/boot.h"
 #include "kernel/idle.h"
 #include "kernel/kmem.h"
 #include "kernel/ktest.h"
@@ -24,6 +26,7 @@
 #include "kernel/smp_call.h"
 #include "kernel/tick.h"
 #include "lib/atomic.h"
+#include "lib/time.h"
 #include "tests/guest/probe.h"
 #include "timer/timer.h"
 
@@ -69,7 +72,7 @@ static bool wait_fired_stall(struct probe *p, unsigned n, uint64_t *stall_ns)
 				all = false;
 		if (all)
 			return true;
-		__asm__ volatile("pause");
+		cpu_relax();
 	}
 	return false;
 }
@@ -119,7 +122,7 @@ static void timers_on_every_cpu_expire_in_bounds(struct ktest *t)
 		ncpus++;
 	}
 	printk("        # armed in %lu us, %lu jiffies\n",
-	       (unsigned long)((clock_ns() - t0) / 1000),
+	       (unsigned long)((clock_ns() - t0) / NSEC_PER_USEC),
 	       (unsigned long)(tick_update_jiffies() - j0));
 	KEXPECT(t, wait_fired_stall(p, nr_cpus * NKINDS, &stall));
 	for (unsigned i = 0; i < nr_cpus * NKINDS; i++) {
@@ -152,7 +155,7 @@ static void timers_on_every_cpu_expire_in_bounds(struct ktest *t)
 	}
 	printk("        # %u CPUs x %u timers, worst lateness %lu jiffies, "
 	       "runner stalled up to %lu us\n", ncpus, (unsigned)NKINDS,
-	       (unsigned long)worst, (unsigned long)(stall / 1000));
+	       (unsigned long)worst, (unsigned long)(stall / NSEC_PER_USEC));
 }
 
 /* An online CPU other than the test runner, settled in NOHZ idle. */
@@ -165,12 +168,12 @@ static int idle_target(void)
 			continue;
 		uint64_t t0 = clock_ns();
 
-		while (!(READ_ONCE(per_cpu(c)->in_idle_loop) &&
+		while (!(READ_ONCE(per_cpu(c)->in_idle_period) &&
 			 READ_ONCE(per_cpu(c)->tick_stopped) &&
-			 per_cpu(c)->in_idle)) {
+			 READ_ONCE(per_cpu(c)->halted))) {
 			if (clock_ns() - t0 > WAIT_NS)
 				return -1;
-			__asm__ volatile("pause");
+			cpu_relax();
 		}
 		return (int)c;
 	}
@@ -215,7 +218,7 @@ static void remote_pinned_timer_costs_one_ipi_wake(struct ktest *t)
 static void arm_deferrable(void *arg)
 {
 	struct probe *p = arg;
-	uint32_t pin = timer_get_model() == TIMER_MODEL_PUSH ?
+	uint32_t pin = boot_opts.timer_model == TIMER_MODEL_PUSH ?
 		       TIMER_PINNED : 0;
 
 	timer_setup(&p->timer, probe_fn, TIMER_DEFERRABLE | pin);
@@ -234,8 +237,8 @@ static void tick_work(void *arg)
 
 	(void)arg;
 	while (READ_ONCE(this_cpu()->ticks) - ticks0 < 3 &&
-	       clock_ns() - t0 < 1000000000ULL)
-		__asm__ volatile("pause");
+	       clock_ns() - t0 < NSEC_PER_SEC)
+		cpu_relax();
 }
 
 static void deferrable_timer_does_not_wake_idle_cpu(struct ktest *t)
@@ -256,7 +259,7 @@ static void deferrable_timer_does_not_wake_idle_cpu(struct ktest *t)
 	wakes0 = pc->wakes_timer + pc->wakes_ipi + pc->wakes_other;
 	t0 = clock_ns();
 	while (clock_ns() - t0 < 20 * tick_period_ns())
-		__asm__ volatile("pause");
+		cpu_relax();
 	KEXPECT_EQ(t, pc->wakes_timer + pc->wakes_ipi + pc->wakes_other,
 		   wakes0);
 	KEXPECT_EQ(t, p.fired, 0);
@@ -353,7 +356,7 @@ static void nohz_off_keeps_the_tick_in_idle(struct ktest *t)
 	w0 = per_cpu((unsigned)c)->wakes_timer;
 	t0 = clock_ns();
 	while (clock_ns() - t0 < 50 * tick_period_ns())
-		__asm__ volatile("pause");
+		cpu_relax();
 	ticks = per_cpu((unsigned)c)->wakes_timer - w0;
 	want = 50;
 	/*
