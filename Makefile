@@ -128,7 +128,8 @@ run: kernel
 	tools/boot --smp 8 --numa 0-3:4-7 \
 		--cmdline "scenario=one_busy,period_ms=10,duration_ms=1000"
 
+# build/qemuN/ (tools/deps --qemu=both) stays: it is a download, not a build.
 clean:
-	rm -rf $(BUILD)
+	find $(BUILD) -mindepth 1 -maxdepth 1 ! -name 'qemu[0-9]*' -exec rm -rf {} + 2>/dev/null || true
 
 -include $(KOBJS:.o=.d)
