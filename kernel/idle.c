@@ -37,6 +37,20 @@ uint64_t timer_env_now_ns(void)
 	return clock_ns();
 }
 
+uint64_t cpu_idle_awake_ns(unsigned int cpu)
+{
+	struct percpu *p = per_cpu(cpu);
+	/*
+	 * The stretch first: if it ends and is added to the total between
+	 * the two reads it is counted twice, never missed (an upper bound).
+	 */
+	uint64_t woke = __atomic_load_n(&p->idle_woke_ns, __ATOMIC_ACQUIRE);
+	uint64_t awake = READ_ONCE(p->idle_awake_ns);
+	uint64_t now = clock_ns();
+
+	return awake + (woke && now > woke ? now - woke : 0);
+}
+
 bool cpu_is_idle(unsigned int cpu)
 {
 	return READ_ONCE(per_cpu(cpu)->in_idle_loop);
@@ -123,6 +137,7 @@ static void do_idle(bool (*done)(void *), void *arg)
 		arch_cpu_idle();
 	}
 	WRITE_ONCE(p->in_idle_loop, false);
+	p->idle_woke_ns = 0;	/* what follows is work, not the idle path */
 	tick_nohz_idle_exit();
 }
 

@@ -27,6 +27,12 @@ struct percpu {
 	uint64_t idle_entries;
 	uint64_t wakes_timer, wakes_ipi, wakes_other;
 	uint64_t idle_ns, idle_since;
+	/*
+	 * Out of HLT inside the idle loop (kernel/idle.h, cpu_idle_awake_ns):
+	 * when the last interrupt woke it (0: not woken from the idle loop's
+	 * HLT), and the total from such wakes to the next HLT.
+	 */
+	uint64_t idle_woke_ns, idle_awake_ns;
 	uint64_t ipis_received;
 	uint64_t timer_irqs;
 	volatile uint64_t last_timer_irq_ns;

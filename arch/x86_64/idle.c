@@ -8,6 +8,7 @@
 #include "arch/x86_64/idle.h"
 #include "arch/x86_64/tsc.h"
 #include "kernel/percpu.h"
+#include "lib/atomic.h"
 
 void arch_cpu_idle(void)
 {
@@ -15,6 +16,12 @@ void arch_cpu_idle(void)
 
 	p->idle_entries++;
 	p->idle_since = clock_ns();
+	/* Total before stretch (cpu_idle_awake_ns() reads the other way). */
+	if (p->idle_woke_ns) {
+		WRITE_ONCE(p->idle_awake_ns, p->idle_awake_ns + p->idle_since -
+						     p->idle_woke_ns);
+		__atomic_store_n(&p->idle_woke_ns, 0, __ATOMIC_RELEASE);
+	}
 	p->in_idle = true;
 	arch_cpu_halt();
 }

@@ -43,7 +43,8 @@ static void account_wake(struct percpu *p, unsigned vector)
 	 * (Linux's tick_nohz_irq_enter() does the same).
 	 */
 	tick_update_jiffies();
-	idle = clock_ns() - p->idle_since;
+	p->idle_woke_ns = clock_ns();
+	idle = p->idle_woke_ns - p->idle_since;
 	p->idle_ns += idle;
 	if (vector == LOCAL_TIMER_VECTOR) {
 		p->wakes_timer++;
