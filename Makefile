@@ -83,8 +83,8 @@ test-big: kernel
 		--numa 0-50:51-101:102-152:153-203:204-254 --expect-topology
 
 # Beyond 255 CPUs: 256, 512 and 1024 on nodes of 64, under TCG with x2APIC,
-# which needs QEMU >= 9.0 (Debian 12: tools/deps --qemu=backports, or
-# QEMU=/path/to/qemu-system-x86_64).  Minutes long, so not part of `test`.
+# which needs QEMU >= 9.0 (Debian 12: tools/deps --qemu=both, then
+# QEMU=build/qemu10/qemu-system-x86_64).  Minutes long, so not part of `test`.
 .PHONY: test-huge
 test-huge: kernel
 	$(PYTHON) tests/boot/run_huge.py

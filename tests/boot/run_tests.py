@@ -168,7 +168,8 @@ MATRIX = [
      [r"trace: no memory for 4 per-CPU buffers of 67108864 bytes"]),
     # x2APIC (issue 10).  QEMU emulates it under TCG from 9.0 on, so on Debian 12's
     # QEMU 7.2 (CI) the two x2apic- entries are skipped and the refusal is checked
-    # instead; with QEMU >= 9 (tools/deps --qemu=backports) the other way round.
+    # instead; with QEMU >= 9 (tools/deps --qemu=both, QEMU=build/qemu10/...) the other
+    # way round.
     ("x2apic-smp8-2n", ["--x2apic", "--smp", "8", "--numa", "0-3:4-7", "--expect-topology"], 0,
      OK_LINES + [r"# smp cpus_online=8 cpus_present=8 apic=x2apic",
                  r"ok \d+ every_cpu_reads_its_madt_apic_id$"]),
