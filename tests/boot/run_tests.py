@@ -209,7 +209,8 @@ POSTCHECKS = {
 }
 
 # Python unit tests run like the KTAP parser's: module -> name prefix.
-UNITTEST_MODULES = [("test_ktap", "ktap-unittest"), ("test_trace_tools", "trace-unittest")]
+UNITTEST_MODULES = [("test_ktap", "ktap-unittest"), ("test_trace_tools", "trace-unittest"),
+                    ("test_weigher", "weigher-unittest")]
 
 CHECK_RE = re.compile(r"^(.*?):(-?\d+):([PFE]):([^:]*):([^:]+):(\d+):\s?(.*)$")
 
