@@ -263,6 +263,27 @@ static void start_counting(void)
 	spin_unlock_irqrestore(&sc.lock, flags);
 }
 
+/* Bounds the wait for the CPUs to settle before the window. */
+#define SETTLE_NS	5000000000ULL
+
+/* Every other online CPU halted in its idle loop, its tick off if NOHZ. */
+static bool others_settled(void *arg)
+{
+	unsigned self = smp_processor_id();
+
+	(void)arg;
+	for (unsigned c = 0; c < nr_cpus; c++) {
+		const struct percpu *p = per_cpu(c);
+
+		if (!cpu_online[c] || c == self)
+			continue;
+		if (!READ_ONCE(p->in_idle_loop) || !READ_ONCE(p->in_idle) ||
+		    (tick_nohz_enabled() && !READ_ONCE(p->tick_stopped)))
+			return false;
+	}
+	return true;
+}
+
 static void sleep_until_end(void)
 {
 	uint64_t now = clock_ns();
@@ -348,8 +369,16 @@ unsigned scenario_run(const struct scenario_opts *o)
 		p->expires = j0 + period_j + c % period_j;
 		smp_call_on(c, arm_periodic, p);
 	}
-	/* Let the CPUs settle into idle with their timers handed over. */
+	/*
+	 * Let the CPUs settle into idle with their timers handed over: some
+	 * ticks, then until each is halted (a vCPU the host has not run yet
+	 * would otherwise take its settling wake inside the window).
+	 */
 	delay_ns(20 * tick_period_ns());
+	if (!spin_wait_until(others_settled, 0, SETTLE_NS))
+		printk("# scenario note: not every CPU halted in idle after "
+		       "%lu ms; the window starts anyway\n",
+		       (unsigned long)(SETTLE_NS / 1000000));
 	for (unsigned c = 0; c < nr_cpus; c++)
 		if (cpu_online[c])
 			snapshot(c, &sc.before[c]);
