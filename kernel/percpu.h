@@ -22,8 +22,11 @@ struct percpu {
 	unsigned node;
 	/* Set by arch_cpu_idle() before HLT, cleared by the first interrupt. */
 	volatile bool in_idle;
-	/* Added to this CPU's TSC to line it up with the boot CPU's. */
-	uint64_t tsc_offset;
+	/*
+	 * Added to this CPU's TSC to line it up with the boot CPU's; good to
+	 * tsc_sync_ns either way (half the kept sync round trip; 0 on CPU 0).
+	 */
+	uint64_t tsc_offset, tsc_sync_ns;
 	uint64_t idle_entries;
 	uint64_t wakes_timer, wakes_ipi, wakes_other;
 	uint64_t idle_ns, idle_since;
