@@ -414,14 +414,21 @@ def main():
     ap.add_argument("--jobs", "-j", type=int, default=2, help="parallel boots (default 2)")
     ap.add_argument("--vcpus", type=int, default=0, metavar="N",
                     help="most vCPUs booted at once (default %d per host core)" % VCPUS_PER_CORE)
-    ap.add_argument("--expect-qemu", type=int, metavar="MAJOR",
-                    default=int(os.environ.get("EXPECT_QEMU_MAJOR") or 0) or None,
+    ap.add_argument("--expect-qemu", metavar="MAJOR",
+                    default=os.environ.get("EXPECT_QEMU_MAJOR") or None,
                     help="fail unless the QEMU run has this major version (default: "
                     "$EXPECT_QEMU_MAJOR; unset: any)")
     ap.add_argument("--kernel", help="kernel image for tools/boot (default build/kernel.bin)")
     ap.add_argument("--no-boot", action="store_true", help="skip the boot matrix")
     ap.add_argument("--list", action="store_true", help="list the boot matrix and exit")
     a = ap.parse_args()
+    if a.expect_qemu is not None:
+        if not re.fullmatch(r"[1-9]\d{0,2}", a.expect_qemu):
+            ap.error("--expect-qemu / EXPECT_QEMU_MAJOR: %r is not a QEMU major version "
+                     "(e.g. 7 or 10)" % a.expect_qemu)
+        a.expect_qemu = int(a.expect_qemu)
+    if a.vcpus < 0:
+        ap.error("--vcpus must be at least 1 (0: the default)")
 
     if a.list:
         for name, args, expect, required in MATRIX:
