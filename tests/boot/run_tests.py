@@ -339,6 +339,9 @@ def boot_weighed(weigher, entry, *rest):
 def boot_one(entry, accel, timeout, kernel=None):
     name, args, expect, required = entry
     cmd = [sys.executable, BOOT, "--accel", accel, "--timeout", str(timeout)] + args
+    # An entry's own --timeout comes later and wins in tools/boot: wait for that one.
+    if "--timeout" in args:
+        timeout = float(args[args.index("--timeout") + 1])
     if kernel:
         cmd += ["--kernel", kernel]
     t0 = time.monotonic()
