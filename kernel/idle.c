@@ -24,6 +24,20 @@
 #include "lib/atomic.h"
 #include "timer/timer.h"
 
+uint64_t cpu_idle_awake_ns(unsigned int cpu)
+{
+	struct percpu *p = per_cpu(cpu);
+	/*
+	 * The stretch first: if it ends and is added to the total between
+	 * the two reads it is counted twice, never missed (an upper bound).
+	 */
+	uint64_t woke = smp_load_acquire(&p->idle_woke_ns);
+	uint64_t awake = READ_ONCE(p->idle_awake_ns);
+	uint64_t now = clock_ns();
+
+	return awake + (woke && now > woke ? now - woke : 0);
+}
+
 bool cpu_is_idle(unsigned int cpu)
 {
 	return READ_ONCE(per_cpu(cpu)->in_idle_period);
@@ -37,6 +51,12 @@ static void idle_halt(struct percpu *p)
 {
 	p->idle_entries++;
 	p->idle_since = clock_ns();
+	/* Total before stretch (cpu_idle_awake_ns() reads the other way). */
+	if (p->idle_woke_ns) {
+		WRITE_ONCE(p->idle_awake_ns, p->idle_awake_ns + p->idle_since -
+						     p->idle_woke_ns);
+		smp_store_release(&p->idle_woke_ns, 0);
+	}
 	WRITE_ONCE(p->halted, true);
 	arch_cpu_idle();
 }
@@ -61,6 +81,7 @@ static void do_idle(bool (*done)(void *), void *arg)
 		idle_halt(p);
 	}
 	WRITE_ONCE(p->in_idle_period, false);
+	p->idle_woke_ns = 0;	/* what follows is work, not the idle path */
 	tick_nohz_idle_exit();
 }
 

@@ -39,6 +39,14 @@ void cpu_idle_until(bool (*done)(void *arg), void *arg);
 void cpu_idle_sleep_ns(uint64_t ns);
 
 
+/*
+ * Time @cpu has spent out of HLT inside its idle loop, from each interrupt
+ * that woke it to its next HLT, the current stretch included.  Its idle
+ * path takes microseconds; more is time the host did not run the vCPU
+ * (TCG: a descheduled host thread), which tests measure with this.
+ */
+uint64_t cpu_idle_awake_ns(unsigned int cpu);
+
 /* Is @cpu in its idle loop?  (For timer/: push placement, remote wakes.) */
 bool cpu_is_idle(unsigned int cpu);
 

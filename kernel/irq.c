@@ -26,7 +26,8 @@ static void account_wake(struct percpu *p, enum irq_source src,
 	 * (Linux's tick_nohz_irq_enter() does the same).
 	 */
 	tick_update_jiffies();
-	idle = clock_ns() - p->idle_since;
+	p->idle_woke_ns = clock_ns();
+	idle = p->idle_woke_ns - p->idle_since;
 	p->idle_ns += idle;
 	if (src == IRQ_SRC_TIMER)
 		p->wakes_timer++;

@@ -256,8 +256,10 @@ void kmain(uint32_t magic, uint32_t info_phys)
 				    boot_opts.clockevent == CLOCKEVENT_DEADLINE))
 		fail_boot("clockevent: deadline asked for, but CPUID.01H:ECX"
 			  "[24] says this CPU has no TSC-deadline timer");
-	printk("# clockevent lapic_timer_khz=%lu mode=%s\n",
-	       lapic_timer_rate() / 1000, lapic_clockevent_mode());
+	printk("# clockevent lapic_timer_khz=%lu err_ppm=%lu mode=%s\n",
+	       lapic_timer_rate() / 1000,
+	       (unsigned long)lapic_timer_rate_error_ppm(),
+	       lapic_clockevent_mode());
 	timers_init();
 	timers_cpu_online();
 	smp_boot_aps();

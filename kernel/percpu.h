@@ -27,11 +27,20 @@ struct percpu {
 	 * entry to exit (many HLTs); tick_stopped while NOHZ holds the tick.
 	 */
 	bool halted;
-	/* Added to this CPU's TSC to line it up with the boot CPU's. */
-	uint64_t tsc_offset;
+	/*
+	 * Added to this CPU's TSC to line it up with the boot CPU's; good to
+	 * tsc_sync_ns either way (half the kept sync round trip; 0 on CPU 0).
+	 */
+	uint64_t tsc_offset, tsc_sync_ns;
 	uint64_t idle_entries;
 	uint64_t wakes_timer, wakes_ipi, wakes_other;
 	uint64_t idle_ns, idle_since;
+	/*
+	 * Out of HLT inside the idle loop (kernel/idle.h, cpu_idle_awake_ns):
+	 * when the last interrupt woke it (0: not woken from the idle loop's
+	 * HLT), and the total from such wakes to the next HLT.
+	 */
+	uint64_t idle_woke_ns, idle_awake_ns;
 	uint64_t ipis_received;
 	uint64_t timer_irqs;
 	uint64_t last_timer_irq_ns;

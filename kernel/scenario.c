@@ -4,9 +4,15 @@
  * Wake accounting: a CPU's wakes over the run are the deltas of its
  * per-CPU counters.  The lower bound is what the placement could reach at
  * best: a CPU that is idle for the whole run and owns no pinned timer need
- * not wake at all when some CPU is busy (a busy CPU can expire everything);
- * with every CPU idle, some CPU must wake once for each distinct jiffy at
- * which a timer is due, so the bound is the number of such jiffies.
+ * not wake at all when some CPU is busy (a busy CPU can expire everything).
+ * With every CPU idle, each expiry of the window needs a wake somewhere
+ * between the jiffy it was due and the jiffy it ran (the lateness the run
+ * actually had, which a placement may trade for fewer wakes): expiries
+ * whose [due, ran] spans are pairwise disjoint, and that ran in distinct
+ * wakes (a wake the host stretched over several jiffies may serve more
+ * than one), each cost a wake of their own, so their number is a lower
+ * bound on the run's wakes.  count_bound() counts such a set greedily from
+ * the expiries logged in the window.
  */
 #include "kernel/scenario.h"
 #include "kernel/scenario_mixed.h"
@@ -44,6 +50,12 @@ struct snap {
  * every period, and a lock there is a convoy when the host deschedules
  * vCPUs (docs/scenarios.md, "Why the accounting takes no lock").
  */
+struct expiry {
+	uint64_t due, ran;	/* jiffies */
+	uint64_t seq;		/* the running CPU's wake count then */
+	unsigned cpu;		/* the running CPU */
+};
+
 static struct {
 	struct periodic *timers;
 	bool *busy;
@@ -52,9 +64,15 @@ static struct {
 	uint64_t end_ns;
 	uint64_t late[LATE_BUCKETS];	/* atomic increments */
 	uint64_t late_max, fired;	/* atomic max, atomic increment */
-	/* Bit i: a timer was due at jiffy win_j + i, i < win_len. */
-	uint8_t *due_map;		/* atomic OR */
-	uint64_t win_j, win_len;
+	/*
+	 * The window's expiries for the bound (count_bound()): once
+	 * counting, those due at win_j or later and run before stop, in
+	 * slots taken with an atomic increment (nlog may pass cap: the rest
+	 * are dropped, which only lowers the bound).
+	 */
+	bool counting;
+	uint64_t win_j, nlog, cap;
+	struct expiry *log;
 } sc;
 
 static void note_late(uint64_t late)
@@ -68,12 +86,20 @@ static void note_late(uint64_t late)
 	atomic_fetch_add(&sc.fired, 1);
 }
 
-static void note_due(uint64_t expires)
+/* One expiry due at @due that ran at @ran on this CPU, for the bound. */
+static void log_expiry(uint64_t due, uint64_t ran)
 {
-	uint64_t i = expires - READ_ONCE(sc.win_j);
+	const struct percpu *pc = this_cpu();
+	uint64_t i;
 
-	if (i < sc.win_len)
-		atomic_fetch_or(&sc.due_map[i / 8], (uint8_t)(1u << (i % 8)));
+	if (!smp_load_acquire(&sc.counting) ||
+	    timer_before(due, READ_ONCE(sc.win_j)) || READ_ONCE(sc.stop))
+		return;
+	i = atomic_fetch_add(&sc.nlog, 1);
+	if (i >= sc.cap)
+		return;
+	sc.log[i] = (struct expiry){ due, ran,
+		pc->wakes_timer + pc->wakes_ipi + pc->wakes_other, pc->cpu };
 }
 
 static void periodic_fn(struct timer_list *t)
@@ -82,7 +108,7 @@ static void periodic_fn(struct timer_list *t)
 	uint64_t now = READ_ONCE(jiffies64);
 
 	note_late(now - p->expires);
-	note_due(p->expires);
+	log_expiry(p->expires, now);
 	p->expiries++;
 	if (READ_ONCE(sc.stop))
 		return;
@@ -227,13 +253,90 @@ static uint64_t late_percentile(unsigned pct)
 	return 0;
 }
 
-static uint64_t distinct_due_jiffies(void)
+/* Heap sort of the log by due jiffy (n log n: the log can be long). */
+static bool due_before(const struct expiry *a, const struct expiry *b)
 {
-	uint64_t n = 0;
+	return timer_before(a->due, b->due);
+}
 
-	for (uint64_t i = 0; i < sc.win_len; i++)
-		n += (sc.due_map[i / 8] >> (i % 8)) & 1;
-	return n;
+static void sift(struct expiry *v, uint64_t i, uint64_t n)
+{
+	for (uint64_t c; (c = 2 * i + 1) < n; i = c) {
+		struct expiry t;
+
+		if (c + 1 < n && due_before(&v[c], &v[c + 1]))
+			c++;
+		if (!due_before(&v[i], &v[c]))
+			return;
+		t = v[i];
+		v[i] = v[c];
+		v[c] = t;
+	}
+}
+
+static void sort_by_due(struct expiry *v, uint64_t n)
+{
+	for (uint64_t i = n / 2; i-- > 0;)
+		sift(v, i, n);
+	while (n-- > 1) {
+		struct expiry t = v[0];
+
+		v[0] = v[n];
+		v[n] = t;
+		sift(v, 0, n);
+	}
+}
+
+/*
+ * With every CPU idle, the fewest wakes any placement could take for the
+ * expiries the run had: greedily, an expiry counts if it was due after the
+ * last counted one ran and ran in a wake of its CPU that no counted one
+ * ran in (seq; at first, the wake count of the window's snapshot, so a
+ * wake begun before the window counts for nothing).  Counted expiries'
+ * spans [due, ran] are then disjoint and each needed a wake of its own.
+ */
+static uint64_t count_bound(void)
+{
+	uint64_t n = sc.nlog < sc.cap ? sc.nlog : sc.cap, bound = 0, last = 0;
+	uint64_t *seq = kzalloc(nr_cpus * sizeof(*seq));
+
+	if (!seq)
+		return 0;
+	for (unsigned c = 0; c < nr_cpus; c++)
+		seq[c] = sc.before[c].wakes_timer + sc.before[c].wakes_ipi +
+			 sc.before[c].wakes_other;
+	sort_by_due(sc.log, n);
+	for (uint64_t i = 0; i < n; i++) {
+		const struct expiry *e = &sc.log[i];
+
+		if ((bound && !timer_after(e->due, last)) || seq[e->cpu] == e->seq)
+			continue;
+		bound++;
+		last = e->ran;
+		seq[e->cpu] = e->seq;
+	}
+	return bound;
+}
+
+/* Bounds the wait for the CPUs to settle before the window. */
+#define SETTLE_NS	(5 * NSEC_PER_SEC)
+
+/* Every other online CPU halted in its idle loop, its tick off if NOHZ. */
+static bool others_settled(void *arg)
+{
+	unsigned self = smp_processor_id();
+
+	(void)arg;
+	for (unsigned c = 0; c < nr_cpus; c++) {
+		const struct percpu *p = per_cpu(c);
+
+		if (!cpu_online[c] || c == self)
+			continue;
+		if (!READ_ONCE(p->in_idle_period) || !READ_ONCE(p->halted) ||
+		    (tick_nohz_enabled() && !READ_ONCE(p->tick_stopped)))
+			return false;
+	}
+	return true;
 }
 
 static void sleep_until_end(void)
@@ -293,9 +396,15 @@ static int scenario_setup(const struct scenario_opts *o)
 	sc.timers = kzalloc(nr_cpus * sizeof(*sc.timers));
 	sc.busy = kzalloc(nr_cpus * sizeof(*sc.busy));
 	sc.before = kzalloc(nr_cpus * sizeof(*sc.before));
-	sc.win_len = tick_ns_to_jiffies(o->duration_ms * NSEC_PER_MSEC);
-	sc.due_map = kzalloc((sc.win_len + 7) / 8);
-	if (!sc.timers || !sc.busy || !sc.before || !sc.due_map) {
+	/*
+	 * Each timer once a period (one that fell behind may fire more
+	 * often: its extra expiries are dropped, lowering the bound only).
+	 */
+	sc.cap = (uint64_t)nr_cpus *
+		 (tick_ns_to_jiffies(o->duration_ms * NSEC_PER_MSEC) /
+			  tick_ns_to_jiffies(o->period_ms * NSEC_PER_MSEC) + 2);
+	sc.log = kzalloc(sc.cap * sizeof(*sc.log));
+	if (!sc.timers || !sc.busy || !sc.before || !sc.log) {
 		printk("scenario: no memory\n");
 		return 1;
 	}
@@ -330,14 +439,23 @@ static unsigned run_window(const struct scenario_opts *o)
 	unsigned self = smp_processor_id(), hotplug_failed = 0;
 	uint64_t t0;
 
-	/* Let the CPUs settle into idle with their timers handed over. */
+	/*
+	 * Let the CPUs settle into idle with their timers handed over: some
+	 * ticks, then until each is halted (a vCPU the host has not run yet
+	 * would otherwise take its settling wake inside the window).
+	 */
 	delay_ns(20 * tick_period_ns());
+	if (!spin_wait_until(others_settled, 0, SETTLE_NS))
+		printk("# scenario note: not every CPU halted in idle after "
+		       "%lu ms; the window starts anyway\n",
+		       (unsigned long)(SETTLE_NS / NSEC_PER_MSEC));
 	for (unsigned c = 0; c < nr_cpus; c++)
 		if (cpu_online[c])
 			snapshot(c, &sc.before[c]);
 	t0 = clock_ns();
 	WRITE_ONCE(sc.end_ns, t0 + o->duration_ms * NSEC_PER_MSEC);
 	WRITE_ONCE(sc.win_j, tick_update_jiffies() + 1);
+	smp_store_release(&sc.counting, true);
 	for (unsigned c = 0; c < nr_cpus; c++)
 		if (cpu_online[c] && sc.busy[c] && c != self)
 			smp_run_async(c, busy_loop, 0);
@@ -357,10 +475,9 @@ static void print_result(const struct scenario_opts *o, unsigned nbusy,
 			 uint64_t idle_twakes)
 {
 	/*
-	 * The bound: 0 with a busy CPU; else one wake per distinct due jiffy,
-	 * plus the boot CPU's own wake at the end of its sleep.
+	 * The bound: 0 with a busy CPU; else count_bound()'s count.
 	 */
-	uint64_t bound = nbusy ? 0 : distinct_due_jiffies() + 1;
+	uint64_t bound = nbusy ? 0 : count_bound();
 	uint64_t per_cpu_s_x1000 =
 		nidle ? idle_wakes * 1000000ULL /
 				((uint64_t)nidle * o->duration_ms) :

@@ -39,6 +39,14 @@ bool lapic_send_ipi_all_but_self(uint8_t vector);
 /* Measure the LAPIC timer rate against the TSC (boot CPU, once). */
 void lapic_timer_calibrate(void);
 uint64_t lapic_timer_rate(void);
+/* The calibrated rate's error bound, parts per million (rounded up). */
+uint64_t lapic_timer_rate_error_ppm(void);
+/*
+ * The rate over one bracketed window of at least @window_ns (< 4 s), and
+ * its error bound in *@err_ppm.  Uses this CPU's LAPIC timer: nothing may
+ * be armed on it meanwhile.
+ */
+uint64_t lapic_timer_measure(uint64_t window_ns, uint64_t *err_ppm);
 /* arch_clockevent_program() and _cancel(): arch/x86_64/arch.h. */
 
 /*

@@ -77,6 +77,10 @@ static void *alloc_pages(uint64_t n)
 	return pa ? phys_to_virt(pa) : 0;
 }
 
+/* The longest of the APs' kept TSC sync round trips, for # tsc_sync. */
+static uint64_t sync_worst_rtt;
+static unsigned sync_worst_cpu;
+
 static bool start_one(unsigned idx, uint32_t apic_id)
 {
 	struct tramp_params *p = phys_to_virt(AP_TRAMPOLINE_PHYS +
@@ -85,7 +89,7 @@ static bool start_one(unsigned idx, uint32_t apic_id)
 	uint64_t pages = (sizeof(struct ap_boot) + PAGE_SIZE - 1) / PAGE_SIZE;
 	struct ap_boot *b = alloc_pages(pages);
 	char *stack = alloc_pages(AP_STACK_PAGES);
-	uint64_t t0;
+	uint64_t t0, rtt;
 
 	if (!b || !stack) {
 		printk("smp: out of memory for CPU %u\n", idx);
@@ -112,7 +116,12 @@ static bool start_one(unsigned idx, uint32_t apic_id)
 		}
 		cpu_relax();
 	}
-	per_cpu(idx)->tsc_offset = (uint64_t)tsc_sync_bsp();
+	per_cpu(idx)->tsc_offset = (uint64_t)tsc_sync_bsp(&rtt);
+	per_cpu(idx)->tsc_sync_ns = tsc_to_ns(rtt) / 2 + 1;
+	if (rtt > sync_worst_rtt) {
+		sync_worst_rtt = rtt;
+		sync_worst_cpu = idx;
+	}
 	smp_store_release(&b->synced, true);
 	return true;
 }
@@ -147,5 +156,8 @@ unsigned smp_boot_aps(void)
 	}
 	printk("# smp cpus_online=%u cpus_present=%u apic=%s\n",
 	       num_online_cpus(), acpi_topo.ncpus, lapic_mode_name());
+	printk("# tsc_sync max_rounds=%u worst_rtt_ns=%lu cpu=%u\n",
+	       (unsigned)TSC_SYNC_MAX_ROUNDS,
+	       (unsigned long)tsc_to_ns(sync_worst_rtt), sync_worst_cpu);
 	return num_online_cpus();
 }
