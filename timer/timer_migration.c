@@ -114,6 +114,7 @@ static void tmigr_walk_cpu(tmigr_up_fn up, struct tmigr_walk *data,
 			   struct tmigr_cpu *tmc)
 {
 	lockdep_assert_held(&tmc->lock);
+	data->tmc = tmc;
 	data->childmask = tmc->childmask;
 	tmigr_walk_from(up, data, NULL, tmc->tmgroup);
 }
@@ -249,11 +250,16 @@ check_toplvl:
 		walk_done = true;
 		/*
 		 * The whole tree is idle: the CPU of this walk must wake for
-		 * the root's first event.  After a remote expiry
+		 * the root's first event, unless another idle CPU already
+		 * does (tmigr_wake.c).  After a remote expiry
 		 * tmigr_handle_remote_up() finds it itself.
 		 */
-		if (!remote)
-			data->firstexp = group->next_expiry;
+		if (!remote) {
+			data->firstexp = tmigr_wake_decide(data->tmc,
+							   group->next_expiry,
+							   !data->leaving);
+			data->decided = true;
+		}
 	}
 	trace_tmigr_update_events(child, group, childstate, groupstate,
 				  nextexp, evt);
@@ -303,6 +309,7 @@ static void __tmigr_cpu_activate(struct tmigr_cpu *tmc)
 	struct tmigr_walk data = { .firstexp = TMIGR_NONE_NS };
 
 	WRITE_ONCE(tmc->cpuevt.ignore, true);
+	tmigr_wake_forget(tmc);
 	WRITE_ONCE(tmc->wakeup, TMIGR_NONE_NS);
 	tmigr_walk_cpu(tmigr_active_up, &data, tmc);
 }
@@ -379,21 +386,37 @@ static bool tmigr_inactive_up(struct tmigr_group *group,
 	return walk_done;
 }
 
-/* Pre: tmc->lock held.  Returns the event the CPU must arm for. */
+/*
+ * What an idle CPU's walk says it must wake for: decided at the idle
+ * root, or, when the walk stopped at an active group, what
+ * tmigr_wake_settle() keeps.
+ */
+static uint64_t tmigr_walk_wakeup(struct tmigr_walk *data)
+{
+	if (data->decided)
+		return data->firstexp;
+	return tmigr_wake_settle(data->tmc, data->firstexp);
+}
+
+/*
+ * Pre: tmc->lock held.  Returns the event the CPU must arm for; @leaving:
+ * the CPU goes offline, so it never enters the armed table.
+ */
 static uint64_t __tmigr_cpu_deactivate(struct tmigr_cpu *tmc,
-				       uint64_t nextexp)
+				       uint64_t nextexp, bool leaving)
 {
 	struct tmigr_walk data = {
 		.nextexp = nextexp,
 		.firstexp = TMIGR_NONE_NS,
 		.evt = &tmc->cpuevt,
+		.leaving = leaving,
 	};
 
 	/* NONE: no global event, or the local one comes first anyway. */
 	if (nextexp != TMIGR_NONE_NS)
 		WRITE_ONCE(tmc->cpuevt.ignore, false);
 	tmigr_walk_cpu(tmigr_inactive_up, &data, tmc);
-	return data.firstexp;
+	return tmigr_walk_wakeup(&data);
 }
 
 /* Pre: tmc->lock held, CPU idle.  Queue a new first event @nextexp. */
@@ -412,7 +435,7 @@ static uint64_t tmigr_new_timer(struct tmigr_cpu *tmc, uint64_t nextexp)
 	trace_tmigr_cpu_new_timer(tmc);
 	WRITE_ONCE(tmc->cpuevt.ignore, false);
 	tmigr_walk_cpu(tmigr_update_events, &data, tmc);
-	return data.firstexp;
+	return tmigr_walk_wakeup(&data);
 }
 
 /**
@@ -435,7 +458,7 @@ uint64_t tmigr_cpu_deactivate(uint64_t nextexp)
 	if (READ_ONCE(tmc->idle))
 		return tmigr_cpu_new_timer(nextexp);
 	spin_lock(&tmc->lock);
-	ret = __tmigr_cpu_deactivate(tmc, nextexp);
+	ret = __tmigr_cpu_deactivate(tmc, nextexp, false);
 	WRITE_ONCE(tmc->idle, true);
 	/* Re-entering idle later must not forget what to wake for. */
 	WRITE_ONCE(tmc->wakeup, ret);
@@ -502,7 +525,9 @@ static void tmigr_handle_remote_cpu(unsigned int cpu, uint64_t now,
 	}
 	trace_tmigr_handle_remote_cpu(tmc);
 	tmc->remote = true;
-	WRITE_ONCE(tmc->wakeup, TMIGR_NONE_NS);
+	/* One in the armed table keeps its duty: it wakes anyway. */
+	if (!READ_ONCE(tmc->armed))
+		WRITE_ONCE(tmc->wakeup, TMIGR_NONE_NS);
 	/* Unlocked while expiring, so the CPU can leave idle meanwhile. */
 	spin_unlock(&tmc->lock);
 	timer_env_race_point(TMIGR_RP_REMOTE_UNLOCKED);
@@ -577,9 +602,20 @@ static bool tmigr_handle_remote_up(struct tmigr_group *group,
 		tmigr_handle_remote_cpu(cpu, data->now, data->basej);
 	}
 	next = group->next_expiry;
-	spin_unlock(&group->lock);
 	if (next < data->firstexp)
 		data->firstexp = next;
+	/*
+	 * An idle CPU at the idle root: it handled the whole hierarchy and
+	 * must wake for what is left, unless another idle CPU does.  Under
+	 * the root's lock, like the decision of a CPU going idle.
+	 */
+	if (!data->parent && READ_ONCE(data->tmc->idle) &&
+	    tmigr_read_state(group).migrator == TMIGR_NONE) {
+		data->firstexp = tmigr_wake_decide(data->tmc, data->firstexp,
+						   true);
+		data->decided = true;
+	}
+	spin_unlock(&group->lock);
 	return false;
 }
 
@@ -608,11 +644,17 @@ void tmigr_handle_remote(void)
 
 	data.basej = timer_env_jiffies();
 	data.now = timer_env_now_ns();
+	data.tmc = tmc;
 	data.childmask = tmc->childmask;
 	tmigr_walk_from(tmigr_handle_remote_up, &data, NULL, tmc->tmgroup);
 
 	spin_lock(&tmc->lock);
-	WRITE_ONCE(tmc->wakeup, data.firstexp);
+	/*
+	 * Stopped below the root: the first event of the groups it walked
+	 * (the idle CPU wakes for it, as in Linux), and out of the armed
+	 * table if the root is active (tmigr_wake_settle()).
+	 */
+	WRITE_ONCE(tmc->wakeup, tmigr_walk_wakeup(&data));
 	spin_unlock(&tmc->lock);
 }
 
@@ -742,7 +784,7 @@ int tmigr_cpu_offline(void)
 		WRITE_ONCE(tmc->idle, false);
 		__tmigr_cpu_activate(tmc);
 	}
-	firstexp = __tmigr_cpu_deactivate(tmc, TMIGR_NONE_NS);
+	firstexp = __tmigr_cpu_deactivate(tmc, TMIGR_NONE_NS, true);
 	trace_tmigr_cpu_offline(tmc);
 	spin_unlock(&tmc->lock);
 

@@ -69,6 +69,8 @@ struct tmigr_cpu {
 	uint64_t wakeup;		/* first event it must wake for, as
 					 * the last CPU or the one that
 					 * handled remote timers; NONE */
+	bool armed;			/* in tmigr_wake.c's table; set by
+					 * this CPU only */
 };
 
 /*
@@ -77,6 +79,7 @@ struct tmigr_cpu {
  * goes next (RACES.md 5).
  */
 struct tmigr_walk {
+	struct tmigr_cpu *tmc;		/* CPU of the walk */
 	uint64_t nextexp;		/* CPU's event handed in */
 	uint64_t firstexp;		/* out: event the CPU must serve */
 	struct tmigr_event *evt;	/* the CPU's event */
@@ -84,6 +87,9 @@ struct tmigr_walk {
 	uint8_t childmask;		/* child's bit in that group */
 	bool remote;			/* update after a remote expiry */
 	bool group_active;		/* out: group state under its lock */
+	bool decided;			/* out: firstexp decided at the idle
+					 * root (tmigr_wake_decide()) */
+	bool leaving;			/* the CPU goes offline, won't wake */
 	uint64_t now;			/* ns */
 	uint64_t basej;			/* jiffies when @now was read */
 };
@@ -113,5 +119,11 @@ static inline uint8_t tmigr_first_active(uint8_t active)
 
 bool tmigr_update_events(struct tmigr_group *group, struct tmigr_group *child,
 			 struct tmigr_walk *data);
+
+/* tmigr_wake.c: which idle CPU wakes for the idle hierarchy. */
+void tmigr_wake_reset(void);
+uint64_t tmigr_wake_decide(struct tmigr_cpu *tmc, uint64_t first, bool record);
+void tmigr_wake_forget(struct tmigr_cpu *tmc);
+uint64_t tmigr_wake_settle(struct tmigr_cpu *tmc, uint64_t firstexp);
 
 #endif /* TIMER_TIMER_MIGRATION_INTERNAL_H */

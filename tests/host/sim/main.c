@@ -8,6 +8,7 @@
  *             [--verbose N] [--trace-timer T] [--trace-cpu C]
  *   tmigr_sim --torture [--ops N] [--faults offline,ipi-delay|none]
  *             [--ipi-delay J] [--offline-rate P] [the options above]
+ *   tmigr_sim ... [--tmigr-wake one|linux|both]
  *   tmigr_sim [--list] [--scale X]
  *
  * With no argument (as the test harness runs it) or with --list it runs
@@ -40,6 +41,7 @@
 #include <string.h>
 
 #include "tests/host/sim/sim.h"
+#include "timer/timer_migration.h"
 #include "timer_env.h"
 
 struct list_entry {
@@ -91,10 +93,26 @@ static unsigned long long global_wakes(const struct sim_stats *st)
 	return st->wakes[WAKE_GLOBAL] + st->wakes[WAKE_HIER];
 }
 
+/* The @pct percentile of level-0 movable timers' lateness, jiffies. */
+static unsigned int late0_pct(const struct sim_stats *st, unsigned int pct)
+{
+	uint64_t n = 0, seen = 0;
+	unsigned int j;
+
+	for (j = 0; j <= SIM_LATE0_MAX; j++)
+		n += st->late0[j];
+	for (j = 0; j < SIM_LATE0_MAX; j++) {
+		seen += st->late0[j];
+		if (seen * 100 >= n * pct)
+			break;
+	}
+	return j;
+}
+
 static void print_summary(const struct sim_config *c,
 			  const struct sim_stats *st, double ms)
 {
-	printf("sim cpus=%u nodes=%u shape=%s model=%s hz=%u seed=%llu wrap=%llu workload=%s steps=%llu armed=%llu modified=%llu expired=%llu cancelled=%llu pending=%llu early=%llu twice=%llu lost=%llu late_max_j=%llu violations=%llu wakes_idle=%llu wakes_global_busy=%llu wake_local=%llu local_empty=%llu wake_ipi=%llu wake_global=%llu global_empty=%llu wake_hier=%llu hier_empty=%llu hier_stale=%llu wake_tick=%llu wake_irq=%llu remote_expiries=%llu global_expired=%llu time_jumps=%llu busy_pct=%.1f ms=%.0f\n",
+	printf("sim cpus=%u nodes=%u shape=%s model=%s hz=%u seed=%llu wrap=%llu workload=%s steps=%llu armed=%llu modified=%llu expired=%llu cancelled=%llu pending=%llu early=%llu twice=%llu lost=%llu late_max_j=%llu violations=%llu wakes_idle=%llu wakes_global_busy=%llu wake_local=%llu local_empty=%llu wake_ipi=%llu wake_global=%llu global_empty=%llu wake_hier=%llu hier_empty=%llu hier_stale=%llu wake_tick=%llu wake_irq=%llu remote_expiries=%llu global_expired=%llu time_jumps=%llu busy_pct=%.1f",
 	       c->cpus, c->nodes, sim_shape_name(c->shape),
 	       sim_model_name(c->model), c->hz, (unsigned long long)c->seed,
 	       (unsigned long long)c->wrap, c->steady ? "steady" : "mixed",
@@ -122,8 +140,13 @@ static void print_summary(const struct sim_config *c,
 	       (unsigned long long)st->remote_expiries,
 	       (unsigned long long)st->global_expired,
 	       (unsigned long long)st->time_jumps,
-	       st->steps ? 100.0 * st->busy_jiffies / st->steps / c->cpus : 0,
-	       ms);
+	       st->steps ? 100.0 * st->busy_jiffies / st->steps / c->cpus : 0);
+	for (unsigned int i = 0; i < NR_SIM_EMPTY; i++)
+		printf(" hier_empty_%s=%llu", sim_empty_name(i),
+		       (unsigned long long)st->hier_empty_why[i]);
+	printf(" tmigr_wake=%s late0_p99_j=%u ms=%.0f\n",
+	       c->tmigr_wake == TMIGR_WAKE_LINUX ? "linux" : "one",
+	       late0_pct(st, 99), ms);
 	fflush(stdout);
 }
 
@@ -222,19 +245,54 @@ static int worse(int a, int b)
 	return a > b ? a : b;
 }
 
+/*
+ * --tmigr-wake both: pull under linux first, then the runs under one;
+ * this line puts the two pull runs side by side.
+ */
+static void print_wake_compare(const struct sim_config *c,
+			       const struct sim_stats *lin,
+			       const struct sim_stats *one)
+{
+	printf("sim tmigr_wake cpus=%u nodes=%u shape=%s seed=%llu: wakes_idle linux=%llu one=%llu; wake_hier linux=%llu one=%llu; hier_empty linux=%llu one=%llu; late0_p99_j linux=%u one=%u\n",
+	       c->cpus, c->nodes, sim_shape_name(c->shape),
+	       (unsigned long long)c->seed,
+	       (unsigned long long)lin->wakes_idle,
+	       (unsigned long long)one->wakes_idle,
+	       (unsigned long long)lin->wakes[WAKE_HIER],
+	       (unsigned long long)one->wakes[WAKE_HIER],
+	       (unsigned long long)lin->wakes_empty[WAKE_HIER],
+	       (unsigned long long)one->wakes_empty[WAKE_HIER],
+	       late0_pct(lin, 99), late0_pct(one, 99));
+	fflush(stdout);
+}
+
 /* @c under every model (all_models) or its own; returns the worst result. */
 static int run_models(struct sim_config *c, bool all_models, bool check)
 {
-	struct sim_stats st[NR_MODELS];
+	struct sim_stats st[NR_MODELS], lin;
+	bool both = c->both_wakes &&
+		    (all_models || c->model == TIMER_MODEL_PULL);
 	int worst = 0;
 
-	if (!all_models)
-		return run_one(c, &st[0], check);
-	for (unsigned int m = 0; m < NR_MODELS; m++) {
-		c->model = models[m];
-		worst = worse(worst, run_one(c, &st[m], check));
+	if (both) {
+		struct sim_config l = *c;
+
+		l.model = TIMER_MODEL_PULL;
+		l.tmigr_wake = TMIGR_WAKE_LINUX;
+		worst = run_one(&l, &lin, check);
+		c->tmigr_wake = TMIGR_WAKE_ONE;
 	}
-	print_compare(c, st);
+	if (!all_models) {
+		worst = worse(worst, run_one(c, &st[0], check));
+	} else {
+		for (unsigned int m = 0; m < NR_MODELS; m++) {
+			c->model = models[m];
+			worst = worse(worst, run_one(c, &st[m], check));
+		}
+		print_compare(c, st);
+	}
+	if (both)
+		print_wake_compare(c, &lin, &st[0]);	/* models[0]: pull */
 	return worst;
 }
 
@@ -292,6 +350,7 @@ static void usage(void)
 		"                 [--verbose N] [--trace-timer T] [--trace-cpu C]\n"
 		"                 [--torture] [--ops N] [--faults offline,ipi-delay|none]\n"
 		"                 [--ipi-delay J] [--offline-rate P]\n"
+		"                 [--tmigr-wake one|linux|both]\n"
 		"       tmigr_sim [--list] [--scale X]   (the default runs)\n");
 }
 
@@ -317,6 +376,7 @@ int main(int argc, char **argv)
 		{ "faults", required_argument, NULL, 'f' },
 		{ "ipi-delay", required_argument, NULL, 'd' },
 		{ "offline-rate", required_argument, NULL, 'r' },
+		{ "tmigr-wake", required_argument, NULL, 'k' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct sim_config c = {
@@ -394,6 +454,16 @@ int main(int argc, char **argv)
 			break;
 		case 'r':
 			c.offline_rate = (unsigned int)strtoul(optarg, NULL, 0);
+			break;
+		case 'k':
+			if (!strcmp(optarg, "linux"))
+				c.tmigr_wake = TMIGR_WAKE_LINUX;
+			else if (!strcmp(optarg, "one"))
+				c.tmigr_wake = TMIGR_WAKE_ONE;
+			else if (!strcmp(optarg, "both"))
+				c.both_wakes = true;
+			else
+				goto bad;
 			break;
 		default:
 			goto bad;
