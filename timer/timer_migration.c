@@ -32,7 +32,9 @@
  * event travels up exactly as far as the first active group, whose
  * migrator handles it.  When the last CPU goes idle the whole tree is idle
  * and that CPU is told the first event of the root: it arms its own timer
- * for it (tmigr_cpu_deactivate() returns it), and on wake-up handles it.
+ * for it (tmigr_cpu_deactivate() returns it), and on wake-up handles it;
+ * under tmigr_wake=one only if no other idle CPU is armed for it already
+ * (tmigr_wake.c).
  *
  * Events are not taken out when a child becomes active again: their
  * "ignore" flag is set (locklessly) and they are dropped lazily the next
@@ -576,6 +578,38 @@ static void tmigr_handle_remote_cpu(unsigned int cpu, uint64_t now,
 	tmigr_walk_cpu(tmigr_update_events, &data, tmc);
 unlock:
 	tmc->remote = false;
+	spin_unlock(&tmc->lock);
+}
+
+/**
+ * tmigr_cpu_event_later - idle CPU @cpu's first global timer went away
+ * @cpu: the CPU; its global base lock is held by the caller
+ * @nextexp: the base's first expiry now in ns, TMIGR_NONE_NS if none
+ *
+ * Requeues @cpu's event in the hierarchy at @nextexp if that is later
+ * than the queued one, as a remote expiry does; nothing if the CPU is not
+ * idle, is being pulled, or has no event queued.  Base lock before the
+ * tmigr locks, as everywhere.
+ */
+void tmigr_cpu_event_later(unsigned int cpu, uint64_t nextexp)
+{
+	struct tmigr_walk data = {
+		.nextexp = nextexp,
+		.firstexp = TMIGR_NONE_NS,
+		.remote = true,
+	};
+	struct tmigr_cpu *tmc;
+
+	if (!smp_load_acquire(&tmigr_ready) || cpu >= tmigr_nr_cpus)
+		return;
+	tmc = &tmigr_cpus[cpu];
+	spin_lock(&tmc->lock);
+	if (tmc->online && tmc->idle && !tmc->remote &&
+	    !READ_ONCE(tmc->cpuevt.ignore) &&
+	    nextexp > tmc->cpuevt.nextevt.key) {
+		data.evt = &tmc->cpuevt;
+		tmigr_walk_cpu(tmigr_update_events, &data, tmc);
+	}
 	spin_unlock(&tmc->lock);
 }
 

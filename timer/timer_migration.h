@@ -54,6 +54,8 @@ uint64_t tmigr_cpu_deactivate(uint64_t nextexp);
 uint64_t tmigr_cpu_new_timer(uint64_t nextexp);
 bool tmigr_requires_handle_remote(void);
 void tmigr_handle_remote(void);
+/* timer.c: idle @cpu's first global timer was taken off its base */
+void tmigr_cpu_event_later(unsigned int cpu, uint64_t nextexp);
 
 /*
  * Which idle CPU wakes for the idle hierarchy's first event (tmigr_wake=,

@@ -23,7 +23,11 @@
  *          cancelled or re-armed later by another CPU, which does not
  *          tell the hierarchy (the event stays, early, as Linux's does);
  *   gone   nothing of the owner's ran: its timer was cancelled or
- *          re-armed after the CPU armed for it.
+ *          re-armed after the CPU armed for it;
+ *   below  the root had no event when the CPU armed: it had handled remote
+ *          timers up to an active group and armed for the first event of
+ *          the groups it walked (Linux's rule, kept), which that active
+ *          group's migrator serves.
  * "Ran it" means at the jiffy the CPU was armed for or up to now (a step
  * may span two jiffies).
  */
@@ -59,7 +63,9 @@ static void classify(struct sim *s, const struct sim_empty_wake *w)
 	enum sim_empty why;
 
 	o = w->owner < s->cfg.cpus ? &s->cpus[w->owner] : NULL;
-	if (!o || timer_before(o->served_j, w->armed_j))
+	if (!o)
+		why = EMPTY_BELOW;
+	else if (timer_before(o->served_j, w->armed_j))
 		why = w->stale ? EMPTY_STALE : EMPTY_GONE;
 	else if (o->served_by == w->owner)
 		why = EMPTY_OWNER;
@@ -98,6 +104,7 @@ const char *sim_empty_name(enum sim_empty why)
 		[EMPTY_OWNER] = "owner", [EMPTY_BUSY] = "busy",
 		[EMPTY_DUP] = "dup", [EMPTY_IDLE] = "idle",
 		[EMPTY_STALE] = "stale", [EMPTY_GONE] = "gone",
+		[EMPTY_BELOW] = "below",
 	};
 
 	return names[why];

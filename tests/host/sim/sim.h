@@ -72,7 +72,7 @@ enum sim_wake {
 /* Why a hierarchy wake expired nothing (empty.c). */
 enum sim_empty {
 	EMPTY_OWNER, EMPTY_BUSY, EMPTY_DUP, EMPTY_IDLE, EMPTY_STALE,
-	EMPTY_GONE, NR_SIM_EMPTY
+	EMPTY_GONE, EMPTY_BELOW, NR_SIM_EMPTY
 };
 
 /* An empty hierarchy wake, classified at the end of its jiffy. */

@@ -258,6 +258,55 @@ START_TEST(pulled_armed_cpu_keeps_its_duty)
 }
 END_TEST
 
+static void delete_on(unsigned int cpu, struct tm_rec *r)
+{
+	unsigned int prev = host_cpu;
+
+	host_set_cpu(cpu);
+	ck_assert_int_eq(timer_delete(&r->t), 1);
+	host_set_cpu(prev);
+}
+
+/*
+ * Busy CPU 0 deletes idle CPU 1's first timer: under one, CPU 1's event
+ * in the hierarchy moves to its next timer, so CPU 0, idling last, arms
+ * for that one; under linux the event stays and CPU 0 wakes for a timer
+ * that is gone.
+ */
+START_TEST(remote_delete_moves_the_idle_cpus_event)
+{
+	static const enum tmigr_wake policies[] = {
+		TMIGR_WAKE_ONE, TMIGR_WAKE_LINUX,
+	};
+
+	for (unsigned int i = 0; i < 2; i++) {
+		bool one = policies[i] == TMIGR_WAKE_ONE;
+		struct tmigr_cpu_view v;
+		struct tm_rec first, next;
+
+		setup_policy(3, policies[i]);
+		tm_rec_arm(&first, 1, 0, 1100);
+		tm_rec_arm(&next, 1, 0, 1300);
+		tm_idle(1);
+		tm_idle(2);
+		delete_on(0, &first);
+		ck_assert(tmigr_cpu_get(1, &v));
+		ck_assert_uint_eq(v.cpuevt, one ? tm_ns(1304) - TM_TICK_NS + 1 :
+				  tm_ns(1104));
+		ck_assert_uint_le(tm_idle(0), tm_ns(1304));
+		ck_assert_uint_ge(tm_idle(0), one ? tm_ns(1303) : tm_ns(1104));
+		tm_advance_to(1400);
+		ck_assert_uint_eq(first.fired, 0);
+		ck_assert_uint_eq(next.fired, 1);
+		ck_assert_uint_eq(next.fired_at, 1304);
+		ck_assert_uint_eq(tm_cpus[0].wakes, one ? 1 : 2);
+		tm_assert_invariants();
+		ck_assert_uint_eq(host_warn_hits, 0);
+		teardown();
+	}
+}
+END_TEST
+
 static Suite *tmigr_wake_suite(void)
 {
 	Suite *s = suite_create("tmigr_wake");
@@ -270,6 +319,7 @@ static Suite *tmigr_wake_suite(void)
 	tcase_add_test(tc, armed_cpu_leaves_idle_while_the_last_cpu_decides);
 	tcase_add_test(tc, offline_last_cpu_relies_on_the_armed_one);
 	tcase_add_test(tc, pulled_armed_cpu_keeps_its_duty);
+	tcase_add_test(tc, remote_delete_moves_the_idle_cpus_event);
 	suite_add_tcase(s, tc);
 	return s;
 }
