@@ -30,6 +30,7 @@ void timers_init(void)
 	timer_set_model(boot_opts.timer_model);
 	/* As Linux 6.8: migration needs the sysctl and NOHZ active. */
 	timer_set_migration(boot_opts.timer_migration && boot_opts.nohz);
+	tmigr_set_wake(boot_opts.tmigr_wake);
 	err = tmigr_init(nr_cpus, acpi_topo.nnodes);
 	if (err)
 		panic("tmigr: init failed (%d)", err);
@@ -41,9 +42,9 @@ void timers_init(void)
 	       boot_opts.nohz ? "on" : "off",
 	       boot_opts.isolcpus[0] ? boot_opts.isolcpus : "none",
 	       (unsigned long)jiffies64);
-	printk("# tmigr levels=%u children=%u crossnode=%u groups=%u\n",
+	printk("# tmigr levels=%u children=%u crossnode=%u groups=%u wake=%s\n",
 	       shape.levels, TMIGR_CHILDS_PER_GROUP, shape.crossnode_level,
-	       shape.groups);
+	       shape.groups, tmigr_wake_name(boot_opts.tmigr_wake));
 }
 
 void timers_cpu_prepare(unsigned int cpu)

@@ -343,6 +343,35 @@ static int detach_if_pending(struct timer_list *timer,
 }
 
 /*
+ * @timer left @base, the global base of another CPU, which is idle: under
+ * tmigr_wake=one its event in the hierarchy moves to the base's new first
+ * expiry, so that no CPU arms for a timer that is gone (docs/tmigr-wake.md).
+ * A later key is all that changes; an earlier timer is the CPU's to queue.
+ * Pre: base->lock held, the timer detached.
+ */
+static void detached_from_idle(struct timer_base *base)
+{
+	uint64_t basej, now, next;
+
+	if (!READ_ONCE(base->is_idle) || base->cpu == smp_processor_id() ||
+	    !base->next_expiry_recalc ||
+	    base != cpu_base(base->cpu, BASE_GLOBAL) ||
+	    READ_ONCE(timer_model) != TIMER_MODEL_PULL ||
+	    tmigr_get_wake() != TMIGR_WAKE_ONE)
+		return;
+	timer_recalc_next_expiry(base);
+	basej = timer_env_jiffies();
+	now = timer_env_now_ns();
+	next = TMIGR_NONE_NS;
+	/* The earliest ns basej can start at, as tmigr_handle_remote_cpu(). */
+	if (base->timers_pending)
+		next = timer_jiffies_to_ns(base->next_expiry, basej,
+					   now > timer_tick_nsec ?
+					   now - (timer_tick_nsec - 1) : 0);
+	tmigr_cpu_event_later(base->cpu, next);
+}
+
+/*
  * Offset (0..63) from bucket @start of the first pending bucket of level
  * @lvl, going round the level; -1 if the level is empty.
  */
@@ -637,6 +666,8 @@ static int __mod_timer(struct timer_list *timer, uint64_t expires,
 	new_base = timer_cpu_base(timer->flags, cpu);
 	/* A running timer stays, or timer_delete_sync() could miss it. */
 	if (base != new_base && base->running_timer != timer) {
+		if (ret)
+			detached_from_idle(base);
 		base = switch_timer_base(timer, base, new_base, cpu, 0);
 		/* PUSH chose a CPU that went offline meanwhile. */
 		if (base->offline) {
@@ -768,6 +799,8 @@ int timer_delete(struct timer_list *timer)
 		return 0;
 	base = lock_timer_base(timer, &flags);
 	ret = detach_if_pending(timer, base);
+	if (ret)
+		detached_from_idle(base);
 	spin_unlock_irqrestore(&base->lock, flags);
 	return ret;
 }
@@ -787,6 +820,8 @@ static int try_to_del_timer_sync(struct timer_list *timer)
 		ret = detach_if_pending(timer, base);
 	else if (WARN_ON_ONCE(base->expiry_cpu == smp_processor_id()))
 		ret = detach_if_pending(timer, base);	/* own callback */
+	if (ret == 1)
+		detached_from_idle(base);
 	spin_unlock_irqrestore(&base->lock, flags);
 	return ret;
 }
