@@ -41,6 +41,9 @@ enum mx_kind { MX_TIMEOUT, MX_PERIODIC, MX_DEFERRABLE, MX_PINNED_PERIODIC,
 #define MX_TIMERS	(MX_TIMEOUTS + 4)	/* and the sleeper, apart */
 #define MX_LATE_BUCKETS	64
 
+/* Per jiffy of the window: some CPU busy, a pinned wake, a global expiry. */
+enum mx_map { MX_BUSY, MX_PINNED_WAKE, MX_GLOBAL_DUE, MX_NR_MAPS };
+
 struct mx_timer {
 	struct timer_list t;	/* first: the callback casts back */
 	enum mx_kind kind;
@@ -67,22 +70,22 @@ static struct {
 	struct mx_cpu *cpu;
 	uint64_t t0_ns, end_ns, win_j, win_len, period_j;
 	/* Bit maps over the window's jiffies, updated with atomic OR. */
-	uint8_t *busy, *pinned_wake, *global_due;
+	uint8_t *map[MX_NR_MAPS];
 	uint64_t late[MX_LATE_BUCKETS], late_max, fired, early;
 	unsigned done;
 } mx;
 
-static void map_set(uint8_t *map, uint64_t j)
+static void map_set(enum mx_map m, uint64_t j)
 {
 	uint64_t i = j - mx.win_j;
 
 	if (i < mx.win_len)
-		atomic_fetch_or(&map[i / 8], (uint8_t)(1u << (i % 8)));
+		atomic_fetch_or(&mx.map[m][i / 8], (uint8_t)(1u << (i % 8)));
 }
 
-static bool map_test(const uint8_t *map, uint64_t i)
+static bool map_test(enum mx_map m, uint64_t i)
 {
-	return (map[i / 8] >> (i % 8)) & 1;
+	return (READ_ONCE(mx.map[m][i / 8]) >> (i % 8)) & 1;
 }
 
 static void note_expiry(uint64_t now, uint64_t expires)
@@ -114,7 +117,7 @@ static void note_pinned(uint64_t now)
 		return;
 	c->last_counted_entry = entry;
 	c->pinned_wakes++;
-	map_set(mx.pinned_wake, now);
+	map_set(MX_PINNED_WAKE, now);
 }
 
 static void mx_fn(struct timer_list *t)
@@ -126,7 +129,7 @@ static void mx_fn(struct timer_list *t)
 	if (m->t.flags & TIMER_PINNED)
 		note_pinned(now);
 	else if (!(m->t.flags & TIMER_DEFERRABLE))
-		map_set(mx.global_due, now);
+		map_set(MX_GLOBAL_DUE, now);
 	if (m->kind == MX_SLEEP) {
 		WRITE_ONCE(m->fired, true);
 		return;
@@ -203,7 +206,7 @@ static void busy_for(uint64_t ns)
 		cpu_relax();
 	for (uint64_t j = j0, j1 = tick_update_jiffies(); !timer_after(j, j1);
 	     j++)
-		map_set(mx.busy, j);
+		map_set(MX_BUSY, j);
 }
 
 static bool sleeper_done(void *arg)
@@ -277,8 +280,8 @@ static uint64_t stretches(void)
 	bool prev = false;
 
 	for (uint64_t i = 0; i < mx.win_len; i++) {
-		bool in = map_test(mx.global_due, i) && !map_test(mx.busy, i) &&
-			  !map_test(mx.pinned_wake, i);
+		bool in = map_test(MX_GLOBAL_DUE, i) && !map_test(MX_BUSY, i) &&
+			  !map_test(MX_PINNED_WAKE, i);
 
 		n += in && !prev;
 		prev = in;
@@ -356,10 +359,12 @@ unsigned scenario_mixed_run(const struct scenario_opts *o)
 
 	mx.cpu = kzalloc(nr_cpus * sizeof(*mx.cpu));
 	mx.win_len = tick_ns_to_jiffies(o->duration_ms * NSEC_PER_MSEC) + 2;
-	mx.busy = kzalloc((mx.win_len + 7) / 8);
-	mx.pinned_wake = kzalloc((mx.win_len + 7) / 8);
-	mx.global_due = kzalloc((mx.win_len + 7) / 8);
-	if (!mx.cpu || !mx.busy || !mx.pinned_wake || !mx.global_due) {
+	for (unsigned m = 0; m < MX_NR_MAPS; m++) {
+		mx.map[m] = kzalloc((mx.win_len + 7) / 8);
+		if (!mx.map[m])
+			mx.cpu = 0;
+	}
+	if (!mx.cpu) {
 		printk("scenario: no memory\n");
 		return 1;
 	}
