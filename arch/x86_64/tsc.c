@@ -151,34 +151,33 @@ uint64_t clock_ns(void)
 	return tsc_to_ns(rdtsc() + this_cpu()->tsc_offset - tsc_base);
 }
 
-static volatile uint64_t sync_go, sync_ack, sync_ap_tsc;
-
 /*
  * Called on the boot CPU and the new AP at once: the boot CPU stamps t0,
  * releases the AP, which stamps its TSC and answers; the boot CPU stamps
  * t1.  The AP's stamp lies between t0 and t1, so the offset is good to
- * half the round trip.  Returns the offset for the AP.
+ * half the round trip.  Returns the offset for the AP.  One @s per AP:
+ * with parallel bring-up many APs wait here at once, and each must answer
+ * only its own round.
  */
-int64_t tsc_sync_bsp(void)
+int64_t tsc_sync_bsp(struct tsc_sync *s)
 {
 	uint64_t t0, t1;
 
-	sync_ack = 0;
+	__atomic_store_n(&s->ack, 0, __ATOMIC_RELAXED);
 	t0 = rdtsc() + this_cpu()->tsc_offset;
-	__atomic_store_n(&sync_go, 1, __ATOMIC_RELEASE);
-	while (!__atomic_load_n(&sync_ack, __ATOMIC_ACQUIRE))
+	__atomic_store_n(&s->go, 1, __ATOMIC_RELEASE);
+	while (!__atomic_load_n(&s->ack, __ATOMIC_ACQUIRE))
 		__asm__ volatile("pause");
 	t1 = rdtsc() + this_cpu()->tsc_offset;
-	sync_go = 0;
-	return (int64_t)(t0 / 2 + t1 / 2 - sync_ap_tsc);
+	return (int64_t)(t0 / 2 + t1 / 2 - s->ap_tsc);
 }
 
-void tsc_sync_ap(void)
+void tsc_sync_ap(struct tsc_sync *s)
 {
-	while (!__atomic_load_n(&sync_go, __ATOMIC_ACQUIRE))
+	while (!__atomic_load_n(&s->go, __ATOMIC_ACQUIRE))
 		__asm__ volatile("pause");
-	sync_ap_tsc = rdtsc();
-	__atomic_store_n(&sync_ack, 1, __ATOMIC_RELEASE);
+	s->ap_tsc = rdtsc();
+	__atomic_store_n(&s->ack, 1, __ATOMIC_RELEASE);
 }
 
 void delay_ns(uint64_t ns)

@@ -46,7 +46,10 @@ uint64_t clock_ns(void);
 void delay_ns(uint64_t ns);
 
 /* Run together at AP bring-up; tsc_sync_bsp() returns the AP's offset. */
-int64_t tsc_sync_bsp(void);
-void tsc_sync_ap(void);
+struct tsc_sync {
+	uint64_t go, ack, ap_tsc;
+};
+int64_t tsc_sync_bsp(struct tsc_sync *s);
+void tsc_sync_ap(struct tsc_sync *s);
 
 #endif
