@@ -269,6 +269,20 @@ static int opt_fault_test(const char *val, size_t len, struct boot_options *o)
 	return 0;
 }
 
+static int opt_ap_late_test(const char *val, size_t len,
+			    struct boot_options *o)
+{
+	unsigned int v;
+	int ret = parse_uint(val, len, &v);
+
+	if (ret)
+		return ret;
+	if (v == 0 || v == AP_LATE_TEST_NONE)
+		return -ERANGE;		/* CPU 0 is the boot CPU */
+	o->ap_late_test = v;
+	return 0;
+}
+
 static const struct cmdline_option cmdline_options[] = {
 	{ "selftest", opt_selftest, "all|none|NAME[,NAME...]", NULL,
 	  "self-tests to run (default: all)" },
@@ -309,6 +323,9 @@ static const struct cmdline_option cmdline_options[] = {
 	{ "fault_test", opt_fault_test, "none|allcpus", NULL,
 	  "test only: every online CPU takes a page fault at once; with "
 	  "selftest=none instead of the self-tests (default: none)" },
+	{ "ap_late_test", opt_ap_late_test, "CPU", NULL,
+	  "test only: the boot CPU gives up on this AP at once, as on one "
+	  "that never reports in (default: none)" },
 };
 
 #define NR_CMDLINE_OPTIONS \
@@ -330,6 +347,7 @@ void cmdline_defaults(struct boot_options *out)
 	out->torture_ms = TORTURE_MS_DEFAULT;
 	out->cpuhp_parallel = true;
 	out->cpu_init_udelay = CPU_INIT_UDELAY_AUTO;
+	out->ap_late_test = AP_LATE_TEST_NONE;
 }
 
 static const struct cmdline_option *find_option(const char *key, size_t len)

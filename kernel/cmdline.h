@@ -29,6 +29,7 @@ enum { FAULT_TEST_NONE, FAULT_TEST_ALLCPUS };
 /* cpu_init_udelay= not given: the CPU's vendor and family decide. */
 #define CPU_INIT_UDELAY_AUTO	0xFFFFFFFFu
 #define CPU_INIT_UDELAY_MAX	100000u	/* 100 ms, ten times the SDM's wait */
+#define AP_LATE_TEST_NONE	0xFFFFFFFFu
 
 struct boot_options {
 	/* "all" (default), "none", or a comma list checked by the runner */
@@ -49,6 +50,7 @@ struct boot_options {
 	bool cpuhp_parallel;		/* cpuhp.parallel=, default true */
 	unsigned int cpu_init_udelay;	/* us after INIT, default AUTO */
 	unsigned int fault_test;	/* FAULT_TEST_*, default NONE */
+	unsigned int ap_late_test;	/* MADT CPU given up on, or NONE */
 };
 
 typedef void (*cmdline_line_fn)(const char *line, void *arg);

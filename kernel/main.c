@@ -270,7 +270,8 @@ void kmain(uint32_t magic, uint32_t info_phys)
 	timers_init();
 	timers_cpu_online();
 	boot_phase_done(BOOT_PHASE_HIERARCHY);
-	smp_boot_aps(boot_opts.cpuhp_parallel, boot_opts.cpu_init_udelay);
+	smp_boot_aps(boot_opts.cpuhp_parallel, boot_opts.cpu_init_udelay,
+		     boot_opts.ap_late_test);
 	boot_phase_done(BOOT_PHASE_APS);
 	boot_time_print();
 	/* The boot CPU is busy (it runs the tests): its tick runs. */

@@ -38,6 +38,8 @@
 #define AP_STACK_PAGES		4
 /* How long an AP may take from SIPI to reporting in (TCG is slow). */
 #define AP_ONLINE_WAIT_NS	1000000000ULL
+/* How long a reported-in AP spins for its turn before it halts. */
+#define AP_SPIN_MS		2
 
 extern const char ap_trampoline_start[], ap_trampoline_end[];
 extern const char ap_trampoline_params[];
@@ -66,7 +68,9 @@ struct ap_boot {
 	unsigned idx;
 	uint64_t kick_ns, online_ns;	/* SIPI sent; reported in (BSP clock) */
 	bool turn;	/* the boot CPU is ready to sync this AP */
-	bool awake;	/* the AP saw its turn and waits in tsc_sync_ap() */
+	bool halting;	/* the AP stopped spinning: wake it with an IPI */
+	bool spin_first; /* serial bring-up: the boot CPU comes at once */
+	uint8_t awake;	/* the AP saw its turn and waits in tsc_sync_ap() */
 	bool synced;	/* its offset is stored: it may read the clock */
 };
 
@@ -76,6 +80,7 @@ volatile uint8_t *cpu_online;
 struct bringup {
 	struct ap_slot *slots;		/* [acpi_topo.ncpus] */
 	unsigned init_udelay;
+	unsigned late_test;		/* ap_late_test=: given up on at once */
 	unsigned left_out;
 	uint64_t report_ns, sync_ns;	/* sums over the APs */
 };
@@ -89,6 +94,29 @@ unsigned num_online_cpus(void)
 	return n;
 }
 
+/*
+ * Wait for the boot CPU to get to us.  Serial bring-up comes at once, so
+ * spin for AP_SPIN_MS first (a wake-up costs a host thread switch under
+ * TCG); parallel bring-up halts at once: a thousand APs wait, and under
+ * TCG a spinning one takes a host CPU from the boot CPU still kicking.
+ * "halting" and "turn" are a Dekker pair (both seq_cst): either we see
+ * turn, or the boot CPU sees halting and sends the IPI.  STI's
+ * one-instruction shadow makes "sti; hlt" atomic, so the IPI cannot slip
+ * in between.
+ */
+static void wait_turn(struct ap_boot *b)
+{
+	uint64_t t0 = rdtsc();
+	uint64_t spin = b->spin_first ? tsc_hz() / 1000 * AP_SPIN_MS : 0;
+
+	while (rdtsc() - t0 < spin)
+		if (__atomic_load_n(&b->turn, __ATOMIC_SEQ_CST))
+			return;
+	__atomic_store_n(&b->halting, true, __ATOMIC_SEQ_CST);
+	while (!__atomic_load_n(&b->turn, __ATOMIC_SEQ_CST))
+		__asm__ volatile("sti; hlt; cli" ::: "memory");
+}
+
 static __attribute__((noreturn)) void ap_entry_c(struct ap_boot *b)
 {
 	gdt_init_cpu(&b->desc, b->ist);
@@ -97,20 +125,8 @@ static __attribute__((noreturn)) void ap_entry_c(struct ap_boot *b)
 	lapic_enable();
 	this_cpu()->booted = true;
 	__atomic_store_n(&cpu_online[b->idx], 1, __ATOMIC_RELEASE);
-	/*
-	 * Halted until the boot CPU gets to us: with parallel bring-up a
-	 * thousand APs wait here, and under TCG a spinning one takes a host
-	 * CPU from the ones at work.  STI's one-instruction shadow makes
-	 * "sti; hlt" atomic, so the wake-up IPI cannot slip in between.
-	 */
-#ifdef AP_SPIN
-	while (!__atomic_load_n(&b->turn, __ATOMIC_ACQUIRE))
-		__asm__ volatile("pause" ::: "memory");
-#else
-	while (!__atomic_load_n(&b->turn, __ATOMIC_ACQUIRE))
-		__asm__ volatile("sti; hlt; cli" ::: "memory");
-#endif
-	__atomic_store_n(&b->awake, true, __ATOMIC_RELEASE);
+	wait_turn(b);
+	__atomic_store_n(&b->awake, 1, __ATOMIC_RELEASE);
 	tsc_sync_ap(&b->sync);
 	/* The boot CPU stores our offset before it lets anyone call us. */
 	while (!__atomic_load_n(&b->synced, __ATOMIC_ACQUIRE))
@@ -127,7 +143,7 @@ static void *alloc_pages(uint64_t n)
 }
 
 /* Boot data for MADT CPU @i; false (slot left EMPTY) without memory. */
-static bool prepare_slot(struct ap_slot *s, unsigned i)
+static bool prepare_slot(struct ap_slot *s, unsigned i, bool parallel)
 {
 	uint64_t pages = (sizeof(struct ap_boot) + PAGE_SIZE - 1) / PAGE_SIZE;
 	struct ap_boot *b = alloc_pages(pages);
@@ -139,6 +155,7 @@ static bool prepare_slot(struct ap_slot *s, unsigned i)
 	}
 	memset(b, 0, sizeof(*b));
 	b->idx = i;
+	b->spin_first = !parallel;
 	s->stack = (uint64_t)(stack + AP_STACK_PAGES * PAGE_SIZE);
 	s->arg = (uint64_t)b;
 	/* Published by the fence before the SIPI (send_ipi_raw). */
@@ -160,10 +177,12 @@ static bool kick(struct bringup *u, unsigned i)
 	return false;
 }
 
-static bool wait_flag(volatile uint8_t *flag8, bool *flag, uint64_t t0)
+/* Spin until @flag is set, at most AP_ONLINE_WAIT_NS; false on timeout. */
+static bool wait_set(const volatile uint8_t *flag)
 {
-	while (!(flag8 ? __atomic_load_n(flag8, __ATOMIC_ACQUIRE)
-		       : __atomic_load_n(flag, __ATOMIC_ACQUIRE))) {
+	uint64_t t0 = clock_ns();
+
+	while (!__atomic_load_n(flag, __ATOMIC_ACQUIRE)) {
 		if (clock_ns() - t0 > AP_ONLINE_WAIT_NS)
 			return false;
 		__asm__ volatile("pause");
@@ -195,16 +214,19 @@ static void give_up(struct bringup *u, unsigned i, const char *what)
 static void finish(struct bringup *u, unsigned i)
 {
 	struct ap_boot *b = (struct ap_boot *)u->slots[i].arg;
-	uint64_t t0 = clock_ns();
 
-	if (!wait_flag(&cpu_online[i], 0, t0))
+	if (i == u->late_test || !wait_set(&cpu_online[i]))
 		return give_up(u, i, "did not report in");
 	b->online_ns = clock_ns();
 	u->report_ns += b->online_ns - b->kick_ns;
-	__atomic_store_n(&b->turn, true, __ATOMIC_RELEASE);
-	lapic_send_ipi(u->slots[i].apic_id, RESCHEDULE_VECTOR);
-	if (!wait_flag(0, &b->awake, clock_ns()))
-		return give_up(u, i, "did not wake for its TSC sync");
+	__atomic_store_n(&b->turn, true, __ATOMIC_SEQ_CST);
+	/* A halted AP: wake it first, so that the sync's round trip does
+	 * not include its wake-up.  A spinning one goes straight on. */
+	if (__atomic_load_n(&b->halting, __ATOMIC_SEQ_CST)) {
+		lapic_send_ipi(u->slots[i].apic_id, RESCHEDULE_VECTOR);
+		if (!wait_set(&b->awake))
+			return give_up(u, i, "did not wake for its TSC sync");
+	}
 	per_cpu(i)->tsc_offset = (uint64_t)tsc_sync_bsp(&b->sync);
 	__atomic_store_n(&b->synced, true, __ATOMIC_RELEASE);
 	u->sync_ns += clock_ns() - b->online_ns;
@@ -269,7 +291,8 @@ static bool startable(unsigned i, uint32_t self)
 	return true;
 }
 
-unsigned smp_boot_aps(bool parallel, unsigned init_udelay_asked)
+unsigned smp_boot_aps(bool parallel, unsigned init_udelay_asked,
+		      unsigned late_test)
 {
 	uint32_t self = lapic_id();
 	struct bringup u = setup();
@@ -277,8 +300,10 @@ unsigned smp_boot_aps(bool parallel, unsigned init_udelay_asked)
 	unsigned n = acpi_topo.ncpus;
 
 	u.init_udelay = init_udelay(init_udelay_asked);
+	u.late_test = late_test;
 	for (unsigned i = 0; i < n; i++)
-		if (startable(i, self) && !prepare_slot(&u.slots[i], i))
+		if (startable(i, self) &&
+		    !prepare_slot(&u.slots[i], i, parallel))
 			u.left_out++;
 	t_alloc = clock_ns();
 	for (unsigned i = 0; i < n; i++) {

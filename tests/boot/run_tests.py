@@ -192,6 +192,12 @@ MATRIX = [
                                 "cpuhp.parallel=0 selftest=smp,ipi,topology",
                                 "--expect-topology"], 0,
      OK_LINES + [r"# smp cpus_online=8 cpus_present=8 .* bringup=serial init_udelay_us=0$"]),
+    # An AP the boot CPU gave up on is put back into INIT and left out; the rest run
+    # on their own boot data (the ipi suite reaches every online CPU).
+    ("ap-late-smp8-2n", ["--smp", "8", "--numa", "0-3:4-7", "--cmdline",
+                         "ap_late_test=3 selftest=ipi"], 0,
+     OK_LINES + [r"^smp: CPU 3 \(apic 3\) did not report in, put back into INIT and left out$",
+                 r"^# smp cpus_online=7 cpus_present=8 apic=xapic left_out=1 "]),
     ("init-udelay-bad", ["--cmdline", "cpu_init_udelay=100001"], 1,
      [r"cmdline: bad value '100001' for cpu_init_udelay"]),
     # Every CPU faults at once: one whole dump, the others stopped by NMI (POSTCHECKS).

@@ -295,11 +295,11 @@ START_TEST(test_help)
 	struct help_acc h = { 0, "" };
 
 	cmdline_help(help_line, &h);
-	ck_assert_int_eq(h.lines, 16);
+	ck_assert_int_eq(h.lines, 17);
 	ck_assert_str_eq(h.seen, "selftest timer_model hz nohz clockevent "
 			 "scenario trace trace_buf isolcpus expect_cpus "
 			 "expect_nodes torture_seed torture_ms cpuhp.parallel "
-			 "cpu_init_udelay fault_test ");
+			 "cpu_init_udelay fault_test ap_late_test ");
 }
 END_TEST
 
@@ -326,6 +326,11 @@ START_TEST(test_bringup_options)
 	ck_assert_int_ne(cmdline_parse("cpuhp.parallel=2", &o, err,
 				       sizeof(err)), 0);
 	ck_assert_int_ne(cmdline_parse("fault_test=some", &o, err,
+				       sizeof(err)), 0);
+	ck_assert_int_eq(cmdline_parse("ap_late_test=3", &o, err,
+				       sizeof(err)), 0);
+	ck_assert_uint_eq(o.ap_late_test, 3);
+	ck_assert_int_ne(cmdline_parse("ap_late_test=0", &o, err,
 				       sizeof(err)), 0);
 }
 END_TEST
