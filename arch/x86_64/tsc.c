@@ -155,39 +155,29 @@ uint64_t clock_ns(void)
  * Called on the boot CPU and the new AP at once: the boot CPU stamps t0,
  * releases the AP, which stamps its TSC and answers; the boot CPU stamps
  * t1.  The AP's stamp lies between t0 and t1, so the offset is good to
- * half the round trip; of TSC_SYNC_ROUNDS rounds the one with the
- * shortest round trip is kept.  Returns the offset for the AP.  One @s per AP:
+ * half the round trip.  Returns the offset for the AP.  One @s per AP:
  * with parallel bring-up many APs wait here at once, and each must answer
  * only its own round.
  */
 int64_t tsc_sync_bsp(struct tsc_sync *s)
 {
-	uint64_t best_rtt = ~0ULL;
-	int64_t best = 0;
+	uint64_t t0, t1;
 
-	for (uint64_t r = 1; r <= TSC_SYNC_ROUNDS; r++) {
-		uint64_t t0 = rdtsc() + this_cpu()->tsc_offset, t1;
-
-		__atomic_store_n(&s->go, r, __ATOMIC_RELEASE);
-		while (__atomic_load_n(&s->ack, __ATOMIC_ACQUIRE) != r)
-			__asm__ volatile("pause");
-		t1 = rdtsc() + this_cpu()->tsc_offset;
-		if (t1 - t0 < best_rtt) {
-			best_rtt = t1 - t0;
-			best = (int64_t)(t0 / 2 + t1 / 2 - s->ap_tsc[r - 1]);
-		}
-	}
-	return best;
+	__atomic_store_n(&s->ack, 0, __ATOMIC_RELAXED);
+	t0 = rdtsc() + this_cpu()->tsc_offset;
+	__atomic_store_n(&s->go, 1, __ATOMIC_RELEASE);
+	while (!__atomic_load_n(&s->ack, __ATOMIC_ACQUIRE))
+		__asm__ volatile("pause");
+	t1 = rdtsc() + this_cpu()->tsc_offset;
+	return (int64_t)(t0 / 2 + t1 / 2 - s->ap_tsc);
 }
 
 void tsc_sync_ap(struct tsc_sync *s)
 {
-	for (uint64_t r = 1; r <= TSC_SYNC_ROUNDS; r++) {
-		while (__atomic_load_n(&s->go, __ATOMIC_ACQUIRE) != r)
-			__asm__ volatile("pause");
-		s->ap_tsc[r - 1] = rdtsc();
-		__atomic_store_n(&s->ack, r, __ATOMIC_RELEASE);
-	}
+	while (!__atomic_load_n(&s->go, __ATOMIC_ACQUIRE))
+		__asm__ volatile("pause");
+	s->ap_tsc = rdtsc();
+	__atomic_store_n(&s->ack, 1, __ATOMIC_RELEASE);
 }
 
 void delay_ns(uint64_t ns)

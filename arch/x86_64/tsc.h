@@ -45,14 +45,9 @@ uint64_t clock_ns(void);
 /* Busy-wait for at least @ns nanoseconds. */
 void delay_ns(uint64_t ns);
 
-/*
- * Run together at AP bring-up; tsc_sync_bsp() returns the AP's offset.
- * TSC_SYNC_ROUNDS round trips, the shortest one kept: under TCG either
- * vCPU thread can lose its host CPU in the middle of one.
- */
-#define TSC_SYNC_ROUNDS	4
+/* Run together at AP bring-up; tsc_sync_bsp() returns the AP's offset. */
 struct tsc_sync {
-	uint64_t go, ack, ap_tsc[TSC_SYNC_ROUNDS];
+	uint64_t go, ack, ap_tsc;
 };
 int64_t tsc_sync_bsp(struct tsc_sync *s);
 void tsc_sync_ap(struct tsc_sync *s);
