@@ -70,6 +70,7 @@ struct ap_boot {
 	bool turn;	/* the boot CPU is ready to sync this AP */
 	bool halting;	/* the AP stopped spinning: wake it with an IPI */
 	bool spin_first; /* serial bring-up: the boot CPU comes at once */
+	bool woken;	/* the boot CPU sent the wake IPI */
 	uint8_t awake;	/* the AP saw its turn and waits in tsc_sync_ap() */
 	bool synced;	/* its offset is stored: it may read the clock */
 };
@@ -210,6 +211,23 @@ static void give_up(struct bringup *u, unsigned i, const char *what)
 	       i, s->apic_id, what);
 }
 
+/*
+ * Tell AP @i it is its turn; true if it had halted, and was sent the IPI
+ * that wakes it.  Idempotent: the parallel path wakes the next AP ahead,
+ * so that its wake-up overlaps this AP's sync.
+ */
+static bool wake(struct bringup *u, unsigned i)
+{
+	struct ap_boot *b = (struct ap_boot *)u->slots[i].arg;
+
+	__atomic_store_n(&b->turn, true, __ATOMIC_SEQ_CST);
+	if (!__atomic_load_n(&b->halting, __ATOMIC_SEQ_CST))
+		return false;
+	if (!__atomic_exchange_n(&b->woken, true, __ATOMIC_SEQ_CST))
+		lapic_send_ipi(u->slots[i].apic_id, RESCHEDULE_VECTOR);
+	return true;
+}
+
 /* Wait for AP @i to report in, then sync its TSC and let it go on. */
 static void finish(struct bringup *u, unsigned i)
 {
@@ -219,11 +237,9 @@ static void finish(struct bringup *u, unsigned i)
 		return give_up(u, i, "did not report in");
 	b->online_ns = clock_ns();
 	u->report_ns += b->online_ns - b->kick_ns;
-	__atomic_store_n(&b->turn, true, __ATOMIC_SEQ_CST);
 	/* A halted AP: wake it first, so that the sync's round trip does
 	 * not include its wake-up.  A spinning one goes straight on. */
-	if (__atomic_load_n(&b->halting, __ATOMIC_SEQ_CST)) {
-		lapic_send_ipi(u->slots[i].apic_id, RESCHEDULE_VECTOR);
+	if (wake(u, i)) {
 		if (!wait_set(&b->awake))
 			return give_up(u, i, "did not wake for its TSC sync");
 	}
@@ -273,6 +289,14 @@ static struct bringup setup(void)
 	return u;
 }
 
+/* Kicked, and not given up on: the parallel path still has to finish it. */
+static bool pending(const struct bringup *u, unsigned i)
+{
+	uint32_t st = __atomic_load_n(&u->slots[i].state, __ATOMIC_ACQUIRE);
+
+	return st == SLOT_KICKED || st == SLOT_CLAIMED;
+}
+
 /* Which MADT CPUs get started: not us, and only ones an IPI can name. */
 static bool startable(unsigned i, uint32_t self)
 {
@@ -315,10 +339,14 @@ unsigned smp_boot_aps(bool parallel, unsigned init_udelay_asked,
 			finish(&u, i);
 	}
 	t_kick = clock_ns();
-	for (unsigned i = 0; parallel && i < n; i++)
-		if (u.slots[i].state == SLOT_CLAIMED ||
-		    u.slots[i].state == SLOT_KICKED)
+	for (unsigned i = 0, next; parallel && i < n; i = next) {
+		for (next = i + 1; next < n && !pending(&u, next); next++)
+			;
+		if (next < n && cpu_online[next] && next != u.late_test)
+			wake(&u, next);
+		if (pending(&u, i))
 			finish(&u, i);
+	}
 	printk("# smp cpus_online=%u cpus_present=%u apic=%s left_out=%u "
 	       "bringup=%s init_udelay_us=%u\n", num_online_cpus(), n,
 	       lapic_mode_name(), u.left_out, parallel ? "parallel" : "serial",
