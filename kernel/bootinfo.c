@@ -21,8 +21,8 @@
  *    mem_upper are given becomes the two type 1 regions those name (low
  *    RAM, and RAM from 1 MiB), with regions_from_meminfo set.  QEMU's
  *    loader fills those two fields itself, but the map through the
- *    firmware's INT 15h E820, which qboot answers with nothing once its
- *    ACPI tables for 1024 CPUs have filled its heap;
+ *    firmware's INT 15h E820, which qboot answered with no entries at 1024
+ *    CPUs (QEMU 10.0.2; 8 CPUs get a full map);
  *  - multiboot2: only the first cmdline and the first memory map tag are
  *    used; an ACPI new (tag 15) RSDP wins over an old (tag 14) one whatever
  *    their order; unknown tags are skipped; an end tag is required.
