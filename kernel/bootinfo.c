@@ -17,6 +17,12 @@
  *  - memory map entries are kept in loader order, unsorted and unmerged
  *    (zero-length entries included); entries past BOOTINFO_MAX_REGIONS are
  *    dropped and regions_truncated is set;
+ *  - multiboot1: a memory map that is missing or empty while mem_lower and
+ *    mem_upper are given becomes the two type 1 regions those name (low
+ *    RAM, and RAM from 1 MiB), with regions_from_meminfo set.  QEMU's
+ *    loader fills those two fields itself, but the map through the
+ *    firmware's INT 15h E820, which qboot answered with no entries at 1024
+ *    CPUs (QEMU 10.0.2; 8 CPUs get a full map);
  *  - multiboot2: only the first cmdline and the first memory map tag are
  *    used; an ACPI new (tag 15) RSDP wins over an old (tag 14) one whatever
  *    their order; unknown tags are skipped; an end tag is required.
@@ -35,9 +41,13 @@
 #include "lib/string.h"
 
 /* multiboot1 info: flag bits and field offsets */
+#define MB1_FLAG_MEM		(1u << 0)
 #define MB1_FLAG_CMDLINE	(1u << 2)
 #define MB1_FLAG_MMAP		(1u << 6)
+#define MB1_OFF_MEM_LOWER	4
+#define MB1_OFF_MEM_UPPER	8
 #define MB1_OFF_CMDLINE		16
+#define MB1_HIGH_MEM		0x100000u	/* mem_upper counts from 1 MiB */
 #define MB1_OFF_MMAP_LENGTH	44
 #define MB1_OFF_MMAP_ADDR	48
 #define MB1_MMAP_ENTRY_MIN	20	/* base(8) + len(8) + type(4) */
@@ -199,6 +209,19 @@ static int mb1_mmap(struct parse_ctx *c, uint64_t addr, uint32_t length)
 	return 0;
 }
 
+/* mem_lower and mem_upper are KiB below 640 KiB and from 1 MiB. */
+static void mb1_meminfo(struct bootinfo *bi, uint32_t lower_kib,
+			uint32_t upper_kib)
+{
+	if (lower_kib)
+		add_region(bi, 0, (uint64_t)lower_kib << 10,
+			   MEM_REGION_AVAILABLE);
+	if (upper_kib)
+		add_region(bi, MB1_HIGH_MEM, (uint64_t)upper_kib << 10,
+			   MEM_REGION_AVAILABLE);
+	bi->regions_from_meminfo = bi->nregions > 0;
+}
+
 static int parse_mb1(struct parse_ctx *c, uint64_t info_phys)
 {
 	const uint8_t *info;
@@ -214,6 +237,8 @@ static int parse_mb1(struct parse_ctx *c, uint64_t info_phys)
 		need = MB1_OFF_CMDLINE + 4;
 	if (flags & MB1_FLAG_MMAP)
 		need = MB1_OFF_MMAP_ADDR + 4;
+	else if ((flags & MB1_FLAG_MEM) && need < MB1_OFF_MEM_UPPER + 4)
+		need = MB1_OFF_MEM_UPPER + 4;
 	info = map_range(c, info_phys, need);
 	if (!info)
 		return fail(c, "bootinfo: multiboot1 info at 0x%llx (%u bytes for flags 0x%x) is outside mapped memory",
@@ -230,6 +255,9 @@ static int parse_mb1(struct parse_ctx *c, uint64_t info_phys)
 		if (ret)
 			return ret;
 	}
+	if ((flags & MB1_FLAG_MEM) && c->out->nregions == 0)
+		mb1_meminfo(c->out, ld32(info + MB1_OFF_MEM_LOWER),
+			    ld32(info + MB1_OFF_MEM_UPPER));
 	return 0;
 }
 

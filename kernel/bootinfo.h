@@ -38,6 +38,7 @@ struct bootinfo {
 	struct mem_region regions[BOOTINFO_MAX_REGIONS]; /* loader order */
 	unsigned nregions;
 	bool regions_truncated;			/* > 64 entries given */
+	bool regions_from_meminfo;		/* mb1 mem_lower/upper, no map */
 	uint8_t rsdp[BOOTINFO_RSDP_MAX];	/* raw copy, unchecked */
 	unsigned rsdp_len;			/* 0 if the loader gave none */
 };

@@ -268,6 +268,56 @@ static int opt_torture_ms(const char *val, size_t len,
 	return 0;
 }
 
+static int opt_cpuhp_parallel(const char *val, size_t len,
+			      struct boot_options *o)
+{
+	return parse_bool(val, len, &o->cpuhp_parallel);
+}
+
+static int opt_cpu_init_udelay(const char *val, size_t len,
+			       struct boot_options *o)
+{
+	unsigned int v;
+	int ret = parse_uint(val, len, &v);
+
+	if (ret)
+		return ret;
+	if (v > CPU_INIT_UDELAY_MAX)
+		return -ERANGE;
+	o->cpu_init_udelay = v;
+	return 0;
+}
+
+static const char *const fault_test_names[] = {
+	[FAULT_TEST_NONE] = "none",
+	[FAULT_TEST_ALLCPUS] = "allcpus",
+};
+
+static int opt_fault_test(const char *val, size_t len, struct boot_options *o)
+{
+	int i = lookup_name(val, len, fault_test_names,
+			    sizeof(fault_test_names) / sizeof(*fault_test_names));
+
+	if (i < 0)
+		return i;
+	o->fault_test = (unsigned int)i;
+	return 0;
+}
+
+static int opt_ap_late_test(const char *val, size_t len,
+			    struct boot_options *o)
+{
+	unsigned int v;
+	int ret = parse_uint(val, len, &v);
+
+	if (ret)
+		return ret;
+	if (v == 0 || v == AP_LATE_TEST_NONE)
+		return -ERANGE;		/* CPU 0 is the boot CPU */
+	o->ap_late_test = v;
+	return 0;
+}
+
 static const struct cmdline_option cmdline_options[] = {
 	{ "selftest", opt_selftest, "all|none|NAME[,NAME...]", NULL,
 	  "self-tests to run (default: all)" },
@@ -306,6 +356,18 @@ static const struct cmdline_option cmdline_options[] = {
 	  "(default: 1)" },
 	{ "torture_ms", opt_torture_ms, "1..3600000", NULL,
 	  "how long selftest=torture runs, in ms (default: 3000)" },
+	{ "cpuhp.parallel", opt_cpuhp_parallel, "on|off", NULL,
+	  "start the APs all at once (on) or one at a time (off), as "
+	  "Linux's option of that name; 0 and 1 work too (default: on)" },
+	{ "cpu_init_udelay", opt_cpu_init_udelay, "0..100000", NULL,
+	  "microseconds to wait after an AP's INIT; default 0 on Intel "
+	  "family >= 6 and AMD family >= 0xF, else 10000 (as Linux)" },
+	{ "fault_test", opt_fault_test, "none|allcpus", NULL,
+	  "test only: every online CPU takes a page fault at once; with "
+	  "selftest=none instead of the self-tests (default: none)" },
+	{ "ap_late_test", opt_ap_late_test, "CPU", NULL,
+	  "test only: the boot CPU gives up on this AP at once, as on one "
+	  "that never reports in (default: none)" },
 };
 
 #define NR_CMDLINE_OPTIONS \
@@ -327,6 +389,9 @@ void cmdline_defaults(struct boot_options *out)
 	out->trace_buf = TRACE_BUF_DEFAULT;
 	out->torture_seed = TORTURE_SEED_DEFAULT;
 	out->torture_ms = TORTURE_MS_DEFAULT;
+	out->cpuhp_parallel = true;
+	out->cpu_init_udelay = CPU_INIT_UDELAY_AUTO;
+	out->ap_late_test = AP_LATE_TEST_NONE;
 }
 
 static const struct cmdline_option *find_option(const char *key, size_t len)

@@ -26,6 +26,11 @@
 #include "timer/timer_migration.h"	/* enum tmigr_wake */
 
 enum { CLOCKEVENT_AUTO, CLOCKEVENT_ONESHOT, CLOCKEVENT_DEADLINE };
+enum { FAULT_TEST_NONE, FAULT_TEST_ALLCPUS };
+/* cpu_init_udelay= not given: the CPU's vendor and family decide. */
+#define CPU_INIT_UDELAY_AUTO	0xFFFFFFFFu
+#define CPU_INIT_UDELAY_MAX	100000u	/* 100 ms, ten times the SDM's wait */
+#define AP_LATE_TEST_NONE	0xFFFFFFFFu
 
 struct boot_options {
 	/* "all" (default), "none", or a comma list checked by the runner */
@@ -45,6 +50,10 @@ struct boot_options {
 	unsigned int expect_nodes;	/* 0 = not given */
 	uint64_t torture_seed;		/* selftest=torture's, default 1 */
 	unsigned int torture_ms;	/* its length, default 3000 */
+	bool cpuhp_parallel;		/* cpuhp.parallel=, default true */
+	unsigned int cpu_init_udelay;	/* us after INIT, default AUTO */
+	unsigned int fault_test;	/* FAULT_TEST_*, default NONE */
+	unsigned int ap_late_test;	/* MADT CPU given up on, or NONE */
 };
 
 typedef void (*cmdline_line_fn)(const char *line, void *arg);

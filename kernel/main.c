@@ -13,6 +13,8 @@
 #include "drivers/debugexit.h"
 #include "drivers/uart.h"
 #include "kernel/boot.h"
+#include "kernel/boottime.h"
+#include "kernel/fault_test.h"
 #include "kernel/idle.h"
 #include "kernel/ktest.h"
 #include "kernel/mm.h"
@@ -106,6 +108,13 @@ static void mm_init(void)
 	uint64_t top = usable_top(&boot_info);
 	unsigned n = 0;
 	int err;
+
+	if (!top)
+		fail_boot("mm: the loader gave no usable RAM (no memory map "
+			  "entry of type 1, no mem_lower/mem_upper)");
+	if (boot_info.regions_from_meminfo)
+		printk("mm: no memory map from the loader, using its mem_lower"
+		       " and mem_upper (RAM below 4 GiB only)\n");
 
 	if (top > PMM_MAX_PHYS)
 		printk("mm: using the first %lu GiB of %lu MiB\n",
@@ -210,6 +219,7 @@ void kmain(uint32_t magic, uint32_t info_phys)
 	char err[160];
 	unsigned failed;
 
+	boot_time_entry();
 	uart_init();
 	printk("\n# tinykernel: x86_64 timer pull-model kernel\n");
 	paging_register_guard(boot_stack_guard);
@@ -233,12 +243,14 @@ void kmain(uint32_t magic, uint32_t info_phys)
 		fail_boot(err);
 
 	mm_init();
+	boot_phase_done(BOOT_PHASE_MEMORY);
 	printk("# boot proto=multiboot%d cmdline=\"%s\" free_kib=%lu\n",
 	       boot_info.proto, boot_info.cmdline,
 	       (unsigned long)(pmm_free_pages() * (PAGE_SIZE / 1024)));
 
 	if (topology_init())
 		debug_exit(EXIT_FAIL);
+	boot_phase_done(BOOT_PHASE_ACPI);
 	if (tsc_calibrate())
 		panic("clock: PIT channel 2 never signalled, cannot calibrate "
 		      "the TSC");
@@ -260,15 +272,22 @@ void kmain(uint32_t magic, uint32_t info_phys)
 	       lapic_timer_rate() / 1000,
 	       (unsigned long)lapic_timer_rate_error_ppm(),
 	       lapic_clockevent_mode());
+	boot_phase_done(BOOT_PHASE_CLOCK);
 	timers_init();
 	timers_cpu_online();
-	smp_boot_aps();
+	boot_phase_done(BOOT_PHASE_HIERARCHY);
+	smp_boot_aps(boot_opts.cpuhp_parallel, boot_opts.cpu_init_udelay,
+		     boot_opts.ap_late_test);
+	boot_phase_done(BOOT_PHASE_APS);
+	boot_time_print();
 	/* The boot CPU is busy (it runs the tests): its tick runs. */
 	local_irq_enable();
 
 	if (scenario_check(&scenario))
 		debug_exit(EXIT_FAIL);
 
+	if (boot_opts.fault_test == FAULT_TEST_ALLCPUS)
+		fault_test_allcpus();
 	failed = ktest_run(boot_opts.selftest);
 	if (scenario.kind != SCENARIO_NONE)
 		failed += scenario_run(&scenario);

@@ -32,3 +32,8 @@ void percpu_install(unsigned cpu)
 {
 	wrmsr(MSR_GS_BASE, (uint64_t)&percpu_areas[cpu]);
 }
+
+bool percpu_installed(void)
+{
+	return rdmsr(MSR_GS_BASE) != 0;
+}

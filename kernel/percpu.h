@@ -63,6 +63,8 @@ struct percpu {
 	bool online_request;		/* cpu_up() asks the parked CPU */
 	uint64_t offlines, offline_ns;
 	uint64_t parked_wakes;		/* interrupts while parked */
+	/* kernel/panic.c: counted among the CPUs a panic stopped */
+	bool panic_stopped;
 };
 
 extern struct percpu *percpu_areas;
@@ -89,5 +91,7 @@ static inline struct percpu *per_cpu(unsigned cpu)
 /* Allocate the areas for @ncpus CPUs; then percpu_install() on each CPU. */
 int percpu_alloc(unsigned ncpus);
 void percpu_install(unsigned cpu);
+/* Whether this CPU has its area (GS base set), so this_cpu() works. */
+bool percpu_installed(void);
 
 #endif

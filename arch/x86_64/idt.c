@@ -158,7 +158,10 @@ void exception_dispatch(struct trap_frame *f)
 			f->rip += expect_len;
 		return;
 	}
-	printk_force_unlock();	/* the fault may be inside printk */
+	/* Another CPU's panic stopping us; or one fault among many. */
+	if (f->vector == X86_VEC_NMI && panic_in_progress())
+		panic_stop_self();
+	panic_begin();		/* takes the console, even inside printk */
 	dump_frame(f);
 	panic("unhandled exception %lu", f->vector);
 }

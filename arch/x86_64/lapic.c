@@ -42,6 +42,7 @@
 #define SVR_ENABLE	(1U << 8)
 #define ICR_INIT	(5U << 8)
 #define ICR_STARTUP	(6U << 8)
+#define ICR_NMI		(4U << 8)	/* delivery mode NMI; vector ignored */
 #define ICR_ASSERT	(1U << 14)
 #define ICR_LEVEL	(1U << 15)
 /* Delivery status: set while the IPI is still pending (SDM 11.6.1). */
@@ -379,20 +380,36 @@ void arch_clockevent_cancel(void)
 	lapic_write(LAPIC_TMR_INIT, 0);			/* 0 stops it */
 }
 
-bool lapic_start_ap(uint32_t apic_id, uint64_t trampoline_phys)
+bool lapic_send_init(uint32_t apic_id)
 {
-	uint32_t vector = (uint32_t)(trampoline_phys >> 12);
-
 	if (!lapic_id_reachable(apic_id))
 		return false;
 	lapic_write(LAPIC_ESR, 0);	/* x2APIC: only 0 may be written */
-	if (!send_ipi_raw(apic_id, ICR_INIT | ICR_ASSERT | ICR_LEVEL))
+	return send_ipi_raw(apic_id, ICR_INIT | ICR_ASSERT | ICR_LEVEL);
+}
+
+bool lapic_send_nmi(uint32_t apic_id)
+{
+	return lapic_id_reachable(apic_id) && send_ipi_raw(apic_id, ICR_NMI);
+}
+
+/*
+ * After each SIPI, the wait Linux's wakeup_secondary_cpu_via_init() makes:
+ * 10 us when the INIT wait is skipped (a modern CPU), else 200 us.
+ */
+bool lapic_start_ap(uint32_t apic_id, uint64_t trampoline_phys,
+		    unsigned init_udelay)
+{
+	uint32_t vector = (uint32_t)(trampoline_phys >> 12);
+
+	if (!lapic_send_init(apic_id))
 		return false;
-	delay_ns(10000000);
+	if (init_udelay)
+		delay_ns(init_udelay * 1000ULL);
 	for (int i = 0; i < 2; i++) {
 		if (!send_ipi_raw(apic_id, ICR_STARTUP | vector))
 			return false;
-		delay_ns(200000);
+		delay_ns(init_udelay ? 200000 : 10000);
 	}
 	return true;
 }

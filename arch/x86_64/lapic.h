@@ -59,9 +59,18 @@ int lapic_clockevent_select(bool want_deadline, bool require);
 const char *lapic_clockevent_mode(void);
 
 /*
- * INIT then the SIPI pair (SDM vol. 3A 9.4.4.1) through the mode's ICR;
- * false if an IPI hung or @apic_id cannot be named in this mode.
+ * INIT, @init_udelay us, then the SIPI pair (SDM vol. 3A 9.4.4.1) through
+ * the mode's ICR; false if an IPI hung or @apic_id cannot be named in this
+ * mode.  The SDM's 10 ms after INIT is for old CPUs (see smp.c).
  */
-bool lapic_start_ap(uint32_t apic_id, uint64_t trampoline_phys);
+bool lapic_start_ap(uint32_t apic_id, uint64_t trampoline_phys,
+		    unsigned init_udelay);
+/* INIT alone: the CPU stops whatever it runs and waits for a SIPI. */
+bool lapic_send_init(uint32_t apic_id);
+/*
+ * An NMI to one CPU (delivery mode NMI, SDM 11.6.1): it arrives even with
+ * interrupts off.  False if @apic_id cannot be named or the ICR hung.
+ */
+bool lapic_send_nmi(uint32_t apic_id);
 
 #endif

@@ -153,10 +153,9 @@ uint64_t clock_ns(void)
 	return tsc_to_ns(rdtsc() + this_cpu()->tsc_offset - tsc_base);
 }
 
-static uint64_t sync_round, sync_ack, sync_ap_tsc;
-
 /*
- * Called on the boot CPU and the new AP at once, in rounds: the boot CPU
+ * Called on the boot CPU and the new AP at once, in rounds, on the AP's
+ * own @s (zeroed before the AP starts): the boot CPU
  * stamps t0, releases the AP for round r, which stamps its TSC and
  * answers r; the boot CPU stamps t1.  The AP's stamp lies between t0 and
  * t1, so a round's offset is good to half its round trip, and the
@@ -171,7 +170,7 @@ static uint64_t sync_round, sync_ack, sync_ap_tsc;
 #define TSC_SYNC_GOOD_NS	50000ULL
 #define TSC_SYNC_DONE		(~0ULL)
 
-int64_t tsc_sync_bsp(uint64_t *rtt)
+int64_t tsc_sync_bsp(struct tsc_sync *s, uint64_t *rtt)
 {
 	uint64_t good = ns_to_tsc_ticks(TSC_SYNC_GOOD_NS), r;
 	int64_t best = 0;
@@ -181,39 +180,36 @@ int64_t tsc_sync_bsp(uint64_t *rtt)
 		    (r <= TSC_SYNC_MIN_ROUNDS || *rtt >= good); r++) {
 		uint64_t t0 = rdtsc() + this_cpu()->tsc_offset, t1;
 
-		smp_store_release(&sync_round, r);
-		while (smp_load_acquire(&sync_ack) != r)
+		smp_store_release(&s->round, r);
+		while (smp_load_acquire(&s->ack) != r)
 			cpu_relax();
 		t1 = rdtsc() + this_cpu()->tsc_offset;
 		if (t1 - t0 < *rtt) {
 			*rtt = t1 - t0;
-			best = (int64_t)(t0 / 2 + t1 / 2 - READ_ONCE(sync_ap_tsc));
+			best = (int64_t)(t0 / 2 + t1 / 2 - READ_ONCE(s->ap_tsc));
 		}
 	}
-	smp_store_release(&sync_round, TSC_SYNC_DONE);
-	while (smp_load_acquire(&sync_ack) != TSC_SYNC_DONE)
+	smp_store_release(&s->round, TSC_SYNC_DONE);
+	while (smp_load_acquire(&s->ack) != TSC_SYNC_DONE)
 		cpu_relax();
-	/* The AP is done with both: ready for the next one. */
-	WRITE_ONCE(sync_round, 0);
-	WRITE_ONCE(sync_ack, 0);
 	return best;
 }
 
-void tsc_sync_ap(void)
+void tsc_sync_ap(struct tsc_sync *s)
 {
 	for (uint64_t r = 1;; r++) {
 		uint64_t got;
 
-		while ((got = smp_load_acquire(&sync_round)) !=
+		while ((got = smp_load_acquire(&s->round)) !=
 			       r &&
 		       got != TSC_SYNC_DONE)
 			cpu_relax();
 		if (got == TSC_SYNC_DONE)
 			break;
-		WRITE_ONCE(sync_ap_tsc, rdtsc());
-		smp_store_release(&sync_ack, r);
+		WRITE_ONCE(s->ap_tsc, rdtsc());
+		smp_store_release(&s->ack, r);
 	}
-	smp_store_release(&sync_ack, TSC_SYNC_DONE);
+	smp_store_release(&s->ack, TSC_SYNC_DONE);
 }
 
 void delay_ns(uint64_t ns)

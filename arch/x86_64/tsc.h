@@ -46,12 +46,17 @@ uint64_t clock_ns(void);
 void delay_ns(uint64_t ns);
 
 /*
- * Run together at AP bring-up; tsc_sync_bsp() returns the AP's offset,
- * measured over up to TSC_SYNC_MAX_ROUNDS round trips, and the shortest
- * one's length (TSC ticks; the offset is good to half of it).
+ * Run together at AP bring-up, one @s per AP (with parallel bring-up many
+ * APs wait at once, and each must answer only its own rounds):
+ * tsc_sync_bsp() returns the AP's offset, measured over up to
+ * TSC_SYNC_MAX_ROUNDS round trips, and the shortest one's length in *@rtt
+ * (TSC ticks; the offset is good to half of it).
  */
 #define TSC_SYNC_MAX_ROUNDS	256
-int64_t tsc_sync_bsp(uint64_t *rtt);
-void tsc_sync_ap(void);
+struct tsc_sync {
+	uint64_t round, ack, ap_tsc;
+};
+int64_t tsc_sync_bsp(struct tsc_sync *s, uint64_t *rtt);
+void tsc_sync_ap(struct tsc_sync *s);
 
 #endif

@@ -1,5 +1,7 @@
 #!/usr/bin/env python3
-"""`make test-huge`: boot 256, 512 and 1024 CPUs (NUMA nodes of 64) under TCG.
+"""`make test-huge`: boot 256, 512 and 1024 CPUs (NUMA nodes of 64) under TCG, each
+under both firmwares (SeaBIOS, which starts every AP before the kernel, and qboot, which
+starts none).
 
 Each boot runs every self-test and a short one_busy scenario, and this prints its wall
 time (QEMU's firmware included), the `# tmigr levels=` line (the hierarchy's shape) and
@@ -26,6 +28,7 @@ BOOT = os.path.join(ROOT, "tools", "boot")
 LOGDIR = os.path.join(ROOT, "build", "test-logs")
 NODE_CPUS = 64
 SIZES = [256, 512, 1024]
+FIRMWARES = ["seabios", "qboot"]
 CMDLINE = "scenario=one_busy,duration_ms=300"
 EXIT_USAGE = 64
 
@@ -35,11 +38,12 @@ def numa_lists(cpus):
                     for lo in range(0, cpus, NODE_CPUS))
 
 
-def boot_args(cpus, timeout, kernel):
+def boot_args(cpus, timeout, kernel, firmware="seabios"):
     # 2 GiB: about 80 KiB a CPU plus 32 MiB a node is needed (tools/boot's default
     # would do); more leaves room for trace= buffers.  QEMU allocates it lazily.
     a = ["--accel", "tcg", "--smp", str(cpus), "--numa", numa_lists(cpus), "--mem", "2G",
-         "--timeout", str(timeout), "--expect-topology", "--cmdline", CMDLINE]
+         "--timeout", str(timeout), "--expect-topology", "--cmdline", CMDLINE,
+         "--firmware", firmware]
     if kernel:
         a += ["--kernel", kernel]
     return a
@@ -59,25 +63,30 @@ def main():
                     help="CPU counts to boot (default %(default)s)")
     ap.add_argument("--timeout", type=float, default=900, help="per-boot timeout (s)")
     ap.add_argument("--kernel", help="kernel image (default build/kernel.bin)")
+    ap.add_argument("--firmwares", default=",".join(FIRMWARES),
+                    help="firmwares to boot each size under (default %(default)s)")
     a = ap.parse_args()
     sizes = [int(x) for x in a.sizes.split(",") if x.strip()]
+    firmwares = [x.strip() for x in a.firmwares.split(",") if x.strip()]
 
     # tools/boot knows what this QEMU can do: ask it once, before minutes of booting.
     largest = max(sizes)
-    p = subprocess.run([sys.executable, BOOT, "--dry-run"] + boot_args(largest, a.timeout,
-                                                                        a.kernel),
-                       stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-    if p.returncode == EXIT_USAGE:
-        sys.stderr.write(p.stderr)
-        sys.stderr.write("test-huge: not run: this QEMU cannot boot %d CPUs\n" % largest)
-        return EXIT_USAGE
+    for fw in firmwares:
+        p = subprocess.run([sys.executable, BOOT, "--dry-run"] +
+                           boot_args(largest, a.timeout, a.kernel, fw),
+                           stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        if p.returncode == EXIT_USAGE:
+            sys.stderr.write(p.stderr)
+            sys.stderr.write("test-huge: not run: this QEMU cannot boot %d CPUs under %s\n"
+                             % (largest, fw))
+            return EXIT_USAGE
 
     os.makedirs(LOGDIR, exist_ok=True)
     passed = failed = 0
     summary = []
-    for cpus in sizes:
-        name = "huge-smp%d-%dn" % (cpus, (cpus + NODE_CPUS - 1) // NODE_CPUS)
-        cmd = [sys.executable, BOOT] + boot_args(cpus, a.timeout, a.kernel)
+    for cpus, fw in [(c, f) for c in sizes for f in firmwares]:
+        name = "huge-smp%d-%dn-%s" % (cpus, (cpus + NODE_CPUS - 1) // NODE_CPUS, fw)
+        cmd = [sys.executable, BOOT] + boot_args(cpus, a.timeout, a.kernel, fw)
         print("test-huge: %s: %s" % (name, " ".join(cmd[1:])), flush=True)
         out, err, rc, secs, marks = run_timed(cmd, a.timeout + 120)
         with open(os.path.join(LOGDIR, name + ".log"), "w") as f:

@@ -193,6 +193,32 @@ MATRIX = [
      OK_LINES + [r"# smp cpus_online=300 cpus_present=300 apic=x2apic",
                  r"# cpu cpu=299 apic=299 node=4 "]),
     ("boot-smp256-needs-x2apic", ["--smp", "256"], 64, []),
+    # qboot (issue 21) starts no AP before the kernel, so the kernel's INIT-SIPI-SIPI is
+    # each AP's first: the same shapes must come up under it as under SeaBIOS.
+    ("qboot-smp8-2n", ["--firmware", "qboot", "--smp", "8", "--numa", "0-3:4-7",
+                       "--expect-topology"], 0,
+     OK_LINES + [r"# smp cpus_online=8 cpus_present=8 .* left_out=0 bringup=parallel"]),
+    ("qboot-smp16-4n-smt2", ["--firmware", "qboot", "--smp", "16,sockets=4,cores=2,threads=2",
+                             "--numa", "0-3:4-7:8-11:12-15", "--expect-topology"], 0,
+     OK_LINES + [r"# smp cpus_online=16 cpus_present=16 .* left_out=0"]),
+    ("qboot-iso-refused", ["--firmware", "qboot", "--iso"], 64, []),
+    # cpuhp.parallel=0: one AP at a time, as before parallel bring-up.
+    ("serial-bringup-smp8-2n", ["--smp", "8", "--numa", "0,2,4,6:1,3,5,7", "--cmdline",
+                                "cpuhp.parallel=0 selftest=smp,ipi,topology",
+                                "--expect-topology"], 0,
+     OK_LINES + [r"# smp cpus_online=8 cpus_present=8 .* bringup=serial init_udelay_us=0$"]),
+    # An AP the boot CPU gave up on is put back into INIT and left out; the rest run
+    # on their own boot data (the ipi suite reaches every online CPU).
+    ("ap-late-smp8-2n", ["--smp", "8", "--numa", "0-3:4-7", "--cmdline",
+                         "ap_late_test=3 selftest=ipi"], 0,
+     OK_LINES + [r"^smp: CPU 3 \(apic 3\) did not report in, put back into INIT and left out$",
+                 r"^# smp cpus_online=7 cpus_present=8 apic=xapic left_out=1 "]),
+    ("init-udelay-bad", ["--cmdline", "cpu_init_udelay=100001"], 1,
+     [r"cmdline: bad value '100001' for cpu_init_udelay"]),
+    # Every CPU faults at once: one whole dump, the others stopped by NMI (POSTCHECKS).
+    ("fault-test-allcpus-smp8-2n", ["--smp", "8", "--numa", "0-3:4-7", "--cmdline",
+                                    "selftest=none fault_test=allcpus"], 2,
+     [r"^# fault_test allcpus cpus=8$", r"^# panic cpu=\d+ stopped=7$"]),
 ]
 
 # Which QEMU an entry needs: "x2apic" one that can give a TCG guest x2APIC (>= 9.0; any
@@ -216,7 +242,18 @@ def qemu_version():
 MATRIX_QEMU = [None]
 
 # More checks of a boot's output (its cleaned lines -> list of problems).
+def check_one_dump(lines):
+    """Exactly one exception dump and one PANIC line, nothing interleaved."""
+    problems = []
+    for head in ("EXCEPTION:", "PANIC:"):
+        n = sum(1 for l in lines if l.startswith(head))
+        if n != 1:
+            problems.append("%d lines start with %r, expected 1" % (n, head))
+    return problems
+
+
 POSTCHECKS = {
+    "fault-test-allcpus-smp8-2n": check_one_dump,
     "trace-all-smp8-2n": check_trace.check_all,
     "trace-wrap-smp2": check_trace.check_wrap,
 }

@@ -119,6 +119,42 @@ START_TEST(mb1_no_flags)
 }
 END_TEST
 
+/*
+ * QEMU -kernel under qboot at 1024 CPUs: the loader sets the mmap flag but
+ * the firmware's E820 gave nothing, so the map is empty; mem_lower and
+ * mem_upper (QEMU's own) are the memory.
+ */
+START_TEST(mb1_empty_mmap_falls_back_to_meminfo)
+{
+	mb1_info(1u << 0 | 1u << 6, 0, MB1_MMAP, 0);
+	put32(MB1_INFO + 4, 639);
+	put32(MB1_INFO + 8, 511 * 1024);
+	ck_assert_int_eq(parse(MULTIBOOT1_MAGIC, MB1_INFO), 0);
+	ck_assert_uint_eq(bi.nregions, 2);
+	ck_assert(bi.regions_from_meminfo);
+	ck_assert_uint_eq(bi.regions[0].base, 0);
+	ck_assert_uint_eq(bi.regions[0].len, 639 * 1024);
+	ck_assert_uint_eq(bi.regions[0].type, 1);
+	ck_assert_uint_eq(bi.regions[1].base, 0x100000);
+	ck_assert_uint_eq(bi.regions[1].len, 511ULL << 20);
+	ck_assert_uint_eq(bi.regions[1].type, 1);
+}
+END_TEST
+
+START_TEST(mb1_meminfo_ignored_when_the_map_has_entries)
+{
+	uint32_t len = mb1_entry(MB1_MMAP, 20, 0x100000, 0x7ee0000, 1);
+
+	mb1_info(1u << 0 | 1u << 6, 0, MB1_MMAP, len);
+	put32(MB1_INFO + 4, 639);
+	put32(MB1_INFO + 8, 4096);
+	ck_assert_int_eq(parse(MULTIBOOT1_MAGIC, MB1_INFO), 0);
+	ck_assert_uint_eq(bi.nregions, 1);
+	ck_assert(!bi.regions_from_meminfo);
+	ck_assert_uint_eq(bi.regions[0].len, 0x7ee0000);
+}
+END_TEST
+
 START_TEST(mb1_info_out_of_range)
 {
 	ck_assert_int_eq(parse(MULTIBOOT1_MAGIC, MEM_SIZE), -22);
@@ -592,6 +628,8 @@ static Suite *bootinfo_suite(void)
 	tcase_add_checked_fixture(mb1, setup, NULL);
 	tcase_add_test(mb1, mb1_valid);
 	tcase_add_test(mb1, mb1_no_flags);
+	tcase_add_test(mb1, mb1_empty_mmap_falls_back_to_meminfo);
+	tcase_add_test(mb1, mb1_meminfo_ignored_when_the_map_has_entries);
 	tcase_add_test(mb1, mb1_info_out_of_range);
 	tcase_add_test(mb1, mb1_cmdline_out_of_range);
 	tcase_add_test(mb1, mb1_cmdline_no_nul);

@@ -312,11 +312,44 @@ START_TEST(test_help)
 	struct help_acc h = { 0, "" };
 
 	cmdline_help(help_line, &h);
-	ck_assert_int_eq(h.lines, 15);
+	ck_assert_int_eq(h.lines, 19);
 	ck_assert_str_eq(h.seen, "selftest timer_model tmigr_wake hz nohz "
 			 "timer_migration clockevent "
 			 "scenario trace trace_buf isolcpus expect_cpus "
-			 "expect_nodes torture_seed torture_ms ");
+			 "expect_nodes torture_seed torture_ms cpuhp.parallel "
+			 "cpu_init_udelay fault_test ap_late_test ");
+}
+END_TEST
+
+START_TEST(test_bringup_options)
+{
+	struct boot_options o;
+	char err[160];
+
+	ck_assert_int_eq(cmdline_parse("", &o, err, sizeof(err)), 0);
+	ck_assert(o.cpuhp_parallel);
+	ck_assert_uint_eq(o.cpu_init_udelay, CPU_INIT_UDELAY_AUTO);
+	ck_assert_uint_eq(o.fault_test, FAULT_TEST_NONE);
+	ck_assert_int_eq(cmdline_parse("cpuhp.parallel=0 cpu_init_udelay=10000 "
+				       "fault_test=allcpus", &o, err,
+				       sizeof(err)), 0);
+	ck_assert(!o.cpuhp_parallel);
+	ck_assert_uint_eq(o.cpu_init_udelay, 10000);
+	ck_assert_uint_eq(o.fault_test, FAULT_TEST_ALLCPUS);
+	ck_assert_int_eq(cmdline_parse("cpu_init_udelay=0", &o, err,
+				       sizeof(err)), 0);
+	ck_assert_uint_eq(o.cpu_init_udelay, 0);
+	ck_assert_int_ne(cmdline_parse("cpu_init_udelay=100001", &o, err,
+				       sizeof(err)), 0);
+	ck_assert_int_ne(cmdline_parse("cpuhp.parallel=2", &o, err,
+				       sizeof(err)), 0);
+	ck_assert_int_ne(cmdline_parse("fault_test=some", &o, err,
+				       sizeof(err)), 0);
+	ck_assert_int_eq(cmdline_parse("ap_late_test=3", &o, err,
+				       sizeof(err)), 0);
+	ck_assert_uint_eq(o.ap_late_test, 3);
+	ck_assert_int_ne(cmdline_parse("ap_late_test=0", &o, err,
+				       sizeof(err)), 0);
 }
 END_TEST
 
@@ -336,6 +369,7 @@ static Suite *cmdline_suite(void)
 	tcase_add_test(tc, test_err_buffer);
 	tcase_add_test(tc, test_timer_model_name);
 	tcase_add_test(tc, test_help);
+	tcase_add_test(tc, test_bringup_options);
 	suite_add_tcase(s, tc);
 	return s;
 }
