@@ -23,6 +23,7 @@ TIMER_TEST_SRCS := tests/host/timer/test_timer.c \
 	tests/host/timer/test_tmigr_races.c tests/host/timer/tmigr_util.c \
 	tests/host/timer/test_tracepoints.c \
 	tests/host/timer/test_timer_hotplug.c \
+	tests/host/timer/test_timer_peek.c \
 	tests/host/main.c
 
 TIMER_OBJDIR := $(BUILD)/host/timer-obj
