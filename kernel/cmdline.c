@@ -233,6 +233,25 @@ static int opt_torture_ms(const char *val, size_t len,
 	return 0;
 }
 
+/* Seconds without progress before the watchdog dumps; 0 or off: none. */
+static int opt_watchdog(const char *val, size_t len, struct boot_options *o)
+{
+	unsigned int v;
+	int ret;
+
+	if (val_eq(val, len, "off")) {
+		o->watchdog_s = 0;
+		return 0;
+	}
+	ret = parse_uint(val, len, &v);
+	if (ret)
+		return ret;
+	if (v > WATCHDOG_S_MAX)
+		return -ERANGE;
+	o->watchdog_s = v;
+	return 0;
+}
+
 static const struct cmdline_option cmdline_options[] = {
 	{ "selftest", opt_selftest, "all|none|NAME[,NAME...]", NULL,
 	  "self-tests to run (default: all)" },
@@ -264,6 +283,9 @@ static const struct cmdline_option cmdline_options[] = {
 	  "(default: 1)" },
 	{ "torture_ms", opt_torture_ms, "1..3600000", NULL,
 	  "how long selftest=torture runs, in ms (default: 3000)" },
+	{ "watchdog", opt_watchdog, "off|0..3600", NULL,
+	  "seconds a CPU or stage may make no progress before the watchdog "
+	  "dumps every CPU; 0 or off: no watchdog (default: 20)" },
 };
 
 #define NR_CMDLINE_OPTIONS \
@@ -283,6 +305,7 @@ void cmdline_defaults(struct boot_options *out)
 	out->trace_buf = TRACE_BUF_DEFAULT;
 	out->torture_seed = TORTURE_SEED_DEFAULT;
 	out->torture_ms = TORTURE_MS_DEFAULT;
+	out->watchdog_s = WATCHDOG_S_DEFAULT;
 }
 
 static const struct cmdline_option *find_option(const char *key, size_t len)

@@ -21,6 +21,8 @@
 #define TORTURE_SEED_DEFAULT	1	/* torture_seed= */
 #define TORTURE_MS_DEFAULT	3000	/* torture_ms= */
 #define TORTURE_MS_MAX		3600000	/* as scenario= duration_ms= */
+#define WATCHDOG_S_DEFAULT	20	/* watchdog=, seconds */
+#define WATCHDOG_S_MAX		3600
 
 #include "timer/timer.h"	/* enum timer_model */
 
@@ -42,6 +44,7 @@ struct boot_options {
 	unsigned int expect_nodes;	/* 0 = not given */
 	uint64_t torture_seed;		/* selftest=torture's, default 1 */
 	unsigned int torture_ms;	/* its length, default 3000 */
+	unsigned int watchdog_s;	/* stall after N s, 0 = off; 20 */
 };
 
 typedef void (*cmdline_line_fn)(const char *line, void *arg);

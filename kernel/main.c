@@ -24,6 +24,7 @@
 #include "kernel/spinlock.h"
 #include "kernel/topology.h"
 #include "kernel/trace.h"
+#include "kernel/watchdog.h"
 #include "lib/parse.h"
 #include "lib/string.h"
 #include "timer/timer.h"
@@ -255,6 +256,7 @@ void kmain(uint32_t magic, uint32_t info_phys)
 	printk("# clockevent lapic_timer_khz=%lu mode=%s\n",
 	       lapic_timer_rate() / 1000, lapic_clockevent_mode());
 	timers_init();
+	watchdog_init(boot_opts.watchdog_s);
 	timers_cpu_online();
 	smp_boot_aps();
 	/* The boot CPU is busy (it runs the tests): its tick runs. */
@@ -266,6 +268,7 @@ void kmain(uint32_t magic, uint32_t info_phys)
 	failed = ktest_run(boot_opts.selftest);
 	if (scenario.kind != SCENARIO_NONE)
 		failed += scenario_run(&scenario);
+	watchdog_stage("report", 0, 0);
 	trace_dump();
 	print_cpu_stats();
 	debug_exit(failed ? EXIT_FAIL : EXIT_PASS);

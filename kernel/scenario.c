@@ -20,12 +20,20 @@
 #include "kernel/smp_call.h"
 #include "kernel/spinlock.h"
 #include "kernel/tick.h"
+#include "kernel/watchdog.h"
 #include "lib/atomic.h"
 #include "timer/timer.h"
 
 extern struct boot_options boot_opts;
 
 #define LATE_BUCKETS	64	/* lateness histogram, jiffies; last = more */
+/*
+ * The watchdog's expectation of each stage (kernel/watchdog.h): what its
+ * bounded waits add up to, plus slack; it dumps N s past that.
+ */
+#define STAGE_SLACK_MS	2000
+#define CALL_BOUND_MS	1000	/* smp_call_on(), a hotplug operation */
+#define BUSY_WAIT_MS	10000	/* the busy CPUs' work, after the run */
 
 struct periodic {
 	struct timer_list timer;	/* first: the callback casts back */
@@ -299,6 +307,8 @@ unsigned scenario_run(const struct scenario_opts *o)
 	       tick_nohz_enabled() ? "on" : "off", o->nhotplug);
 
 	/* Timers first, each from its own CPU, phases spread over a period. */
+	watchdog_stage("scenario", "arm_timers", STAGE_SLACK_MS +
+		       (uint64_t)nr_cpus * CALL_BOUND_MS);
 	j0 = tick_update_jiffies();
 	for (unsigned c = 0; c < nr_cpus; c++) {
 		struct periodic *p = &sc.timers[c];
@@ -315,6 +325,9 @@ unsigned scenario_run(const struct scenario_opts *o)
 	for (unsigned c = 0; c < nr_cpus; c++)
 		if (cpu_online[c])
 			snapshot(c, &sc.before[c]);
+	/* Each hotplug operation waits up to a second for its CPU. */
+	watchdog_stage("scenario", "run", STAGE_SLACK_MS + o->duration_ms +
+		       2 * o->nhotplug * CALL_BOUND_MS + BUSY_WAIT_MS);
 	t0 = clock_ns();
 	sc.end_ns = t0 + (uint64_t)o->duration_ms * 1000000ULL;
 	WRITE_ONCE(sc.win_j, tick_update_jiffies() + 1);
@@ -327,8 +340,9 @@ unsigned scenario_run(const struct scenario_opts *o)
 		sleep_until_end();
 	for (unsigned c = 0; c < nr_cpus; c++)
 		if (cpu_online[c] && sc.busy[c] && c != self)
-			smp_run_wait(c, 10000000000ULL);
+			smp_run_wait(c, BUSY_WAIT_MS * 1000000ULL);
 	WRITE_ONCE(sc.stop, true);
+	watchdog_stage("scenario", "report", STAGE_SLACK_MS);
 	report(o, &idle_wakes, &idle_twakes, &nidle);
 	for (unsigned c = 0; c < nr_cpus; c++)
 		if (cpu_online[c])

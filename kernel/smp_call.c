@@ -4,6 +4,7 @@
 #include "arch/x86_64/tsc.h"
 #include "kernel/percpu.h"
 #include "kernel/spinlock.h"
+#include "kernel/watchdog.h"
 
 #define CALL_WAIT_NS	1000000000ULL
 
@@ -16,17 +17,23 @@ static bool send(unsigned cpu, struct percpu_call *c, void (*fn)(void *),
 	return lapic_send_ipi(per_cpu(cpu)->apic_id, CALL_FUNCTION_VECTOR);
 }
 
-bool spin_wait_until(bool (*done)(void *arg), void *arg,
-		     unsigned long long timeout_ns)
+bool spin_wait_until_named(const char *what, bool (*done)(void *arg),
+			   void *arg, unsigned long long timeout_ns)
 {
 	uint64_t t0 = clock_ns();
+	struct watchdog_wait saved;
+	bool ok = true;
 
+	watchdog_wait_begin(&saved, what, arg);
 	while (!done(arg)) {
-		if (clock_ns() - t0 > timeout_ns)
-			return false;
+		if (clock_ns() - t0 > timeout_ns) {
+			ok = false;
+			break;
+		}
 		__asm__ volatile("pause");
 	}
-	return true;
+	watchdog_wait_end(&saved);
+	return ok;
 }
 
 static bool call_done(void *arg)

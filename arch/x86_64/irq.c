@@ -11,6 +11,7 @@
 #include "kernel/softirq.h"
 #include "kernel/tick.h"
 #include "kernel/trace.h"
+#include "kernel/watchdog.h"
 
 extern const uint64_t irq_stubs[4];
 static const uint8_t irq_vectors[4] = {
@@ -90,6 +91,7 @@ void irq_dispatch(struct trap_frame *f)
 		__atomic_store_n(&p->timer_irqs, p->timer_irqs + 1,
 				 __ATOMIC_RELEASE);
 		tick_interrupt();
+		watchdog_tick(f);
 	}
 	irq_exit_softirq();
 }

@@ -42,6 +42,7 @@
 #define ICR_STARTUP	(6U << 8)
 #define ICR_ASSERT	(1U << 14)
 #define ICR_LEVEL	(1U << 15)
+#define ICR_NMI		(4U << 8)	/* delivery mode; vector ignored */
 /* Delivery status: set while the IPI is still pending (SDM 11.6.1). */
 #define ICR_BUSY	(1U << 12)
 #define ICR_WAIT_NS	10000000ULL
@@ -225,6 +226,11 @@ bool lapic_send_ipi(uint32_t apic_id, uint8_t vector)
 	trace(ipi_send, TRACE_INT(apic_to_cpu(apic_id)), vector);
 	/* Fixed delivery, physical destination, no shorthand. */
 	return send_ipi_raw(apic_id, vector);
+}
+
+bool lapic_send_nmi(uint32_t apic_id)
+{
+	return send_ipi_raw(apic_id, ICR_NMI);
 }
 
 bool lapic_send_ipi_all_but_self(uint8_t vector)

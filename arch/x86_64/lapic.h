@@ -34,6 +34,11 @@ void lapic_eoi(void);
  * only) or @apic_id cannot be named in this mode.
  */
 bool lapic_send_ipi(uint32_t apic_id, uint8_t vector);
+/*
+ * An NMI to one CPU: it arrives with interrupts off too (the watchdog's
+ * register request); false as for lapic_send_ipi().
+ */
+bool lapic_send_nmi(uint32_t apic_id);
 /* The same vector to every other CPU (destination shorthand). */
 bool lapic_send_ipi_all_but_self(uint8_t vector);
 /* Measure the LAPIC timer rate against the TSC (boot CPU, once). */
