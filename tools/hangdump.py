@@ -43,10 +43,14 @@ class Qmp:
         self.deadline = deadline
         self.buf = b""
         self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-        self.sock.settimeout(self._left())
-        self.sock.connect(path)
-        self._read()                        # the greeting
-        self.cmd("qmp_capabilities")
+        try:
+            self.sock.settimeout(self._left())
+            self.sock.connect(path)
+            self._read()                    # the greeting
+            self.cmd("qmp_capabilities")
+        except BaseException:
+            self.close()
+            raise
 
     def _left(self):
         left = self.deadline - time.monotonic()
