@@ -24,7 +24,9 @@
 #include "timer/timer_peek.h"
 
 #define NS_PER_MS		((uint64_t)1000000)
-#define NMI_WAIT_NS		(500 * NS_PER_MS)
+/* Under TCG every vCPU thread must get the host once: more CPUs, longer. */
+#define NMI_WAIT_NS(cpus)	((500 + 20 * (uint64_t)(cpus)) * NS_PER_MS)
+#define NMI_WAIT_MAX_NS		(5000 * NS_PER_MS)
 #define CONSOLE_SPINS		100000000UL
 #define TRACE_DEPTH		8
 #define KERNEL_HALF		0xffff800000000000ULL
@@ -68,9 +70,11 @@ static bool answered(unsigned int c)
 /* Bounded: a CPU that does not answer is dumped without registers. */
 static unsigned int wait_registers(unsigned int me)
 {
-	uint64_t t0 = clock_ns();
+	uint64_t t0 = clock_ns(), limit = NMI_WAIT_NS(nr_cpus);
 	unsigned int n;
 
+	if (limit > NMI_WAIT_MAX_NS)
+		limit = NMI_WAIT_MAX_NS;
 	do {
 		n = 0;
 		for (unsigned int c = 0; c < nr_cpus; c++)
@@ -78,7 +82,7 @@ static unsigned int wait_registers(unsigned int me)
 		if (n + 1 >= num_online_cpus())
 			break;
 		__asm__ volatile("pause");
-	} while (clock_ns() - t0 < NMI_WAIT_NS);
+	} while (clock_ns() - t0 < limit);
 	return n;
 }
 

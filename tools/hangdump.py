@@ -249,7 +249,9 @@ def format_line(q, r, syms):
 
 def dump(sock_path, elf, root, err):
     """Print one `boot: hang` line per vCPU to @err; never raises, never hangs."""
-    deadline = time.monotonic() + DUMP_DEADLINE_S
+    t0 = time.monotonic()
+    deadline = t0 + DUMP_DEADLINE_S
+    resampled = 0
     mon = None
     try:
         mon = Qmp(sock_path, deadline)
@@ -263,6 +265,7 @@ def dump(sock_path, elf, root, err):
             mon.cmd("cont")
             time.sleep(RESAMPLE_GAP_S)
             mon.cmd("stop")
+            resampled += 1
             again, syms2 = sample(mon, elf, root, text)
             for q in busy:
                 if q in again:
@@ -271,8 +274,8 @@ def dump(sock_path, elf, root, err):
         for q, r in sorted(regs.items(), key=lambda kv: (kv[1]["cpu"] is None,
                                                           kv[1]["cpu"] or kv[0], kv[0])):
             err.write(format_line(q, r, syms) + "\n")
-        err.write("boot: hang dump: %d vCPUs, cpu= is the kernel's CPU number "
-                  "(docs/hang.md)\n" % len(regs))
+        err.write("boot: hang dump: %d vCPUs in %.1fs, %d resamples; cpu= is the kernel's "
+                  "CPU number (docs/hang.md)\n" % (len(regs), time.monotonic() - t0, resampled))
     except (OSError, ValueError, QmpError) as e:
         err.write("boot: hang dump failed: %s\n" % e)
     finally:

@@ -328,18 +328,29 @@ def run_ktap_unittests(tally, module="test_ktap", prefix="ktap-unittest"):
     print("%s unit tests: %d run, %d failed" % (module, n, len(bad)), flush=True)
 
 
+# tools/boot processes in flight: an interrupted runner (tools/soak) sends them
+# SIGINT, on which each kills its QEMU.
+RUNNING = set()
+
+
 def boot_one(entry, accel, timeout, kernel=None):
     name, args, expect, required = entry
     cmd = [sys.executable, BOOT, "--accel", accel, "--timeout", str(timeout)] + args
     if kernel:
         cmd += ["--kernel", kernel]
     t0 = time.monotonic()
+    p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                         stdin=subprocess.DEVNULL)
+    RUNNING.add(p)
     try:
-        p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                           stdin=subprocess.DEVNULL, timeout=timeout + 120)
-        out, err, rc = p.stdout, p.stderr, p.returncode
-    except subprocess.TimeoutExpired as e:
-        out, err, rc = e.stdout or b"", (e.stderr or b"") + b"run_tests: tools/boot hung\n", 124
+        out, err = p.communicate(timeout=timeout + 120)
+        rc = p.returncode
+    except subprocess.TimeoutExpired:
+        p.kill()
+        out, err = p.communicate()
+        err, rc = err + b"run_tests: tools/boot hung\n", 124
+    finally:
+        RUNNING.discard(p)
     out = out.decode("utf-8", "replace")
     err = err.decode("utf-8", "replace")
     return name, args, expect, required, rc, out, err, time.monotonic() - t0
