@@ -24,6 +24,7 @@ OP_TIMEOUT_S = 5.0
 FRAMES = 6              # return addresses walked per vCPU
 RESAMPLES = 5           # tries to catch a vCPU outside an interrupt
 RESAMPLE_GAP_S = 0.05
+STACK_WORDS = 128       # read from RSP up in one monitor command
 KERNEL_HALF = 0xffff800000000000
 
 
@@ -103,6 +104,7 @@ def parse_registers(text):
             continue
         regs = {}
         for key, rx in (("rip", r"\b[RE]IP=([0-9a-f]+)"), ("rbp", r"\b[RE]BP=([0-9a-f]+)"),
+                        ("rsp", r"\b[RE]SP=([0-9a-f]+)"),
                         ("rflags", r"\b[RE]FL=([0-9a-f]+)"),
                         ("gs", r"^GS =[0-9a-f]+ ([0-9a-f]+)"), ("hlt", r"\bHLT=(\d)")):
             r = re.search(rx, block, re.M)
@@ -186,11 +188,16 @@ def kernel_cpu(mon, gs):
     return w[1] & 0xffffffff
 
 
-def walk(mon, rbp, lo, hi):
-    """Return addresses from the frame-pointer chain at @rbp, inside [lo, hi)."""
+def walk(mon, rbp, rsp, lo, hi):
+    """Return addresses from the frame-pointer chain at @rbp, inside [lo, hi).
+
+    One read of the stack from @rsp up serves the frames inside it; only a
+    frame beyond it costs another monitor command (hundreds of vCPUs)."""
+    stack = read_words(mon, rsp, STACK_WORDS) or []
     rets = []
     while len(rets) < FRAMES:
-        w = read_words(mon, rbp, 2)
+        i = (rbp - rsp) // 8 if rsp and rbp >= rsp and not (rbp - rsp) % 8 else -1
+        w = stack[i:i + 2] if 0 <= i and i + 1 < len(stack) else read_words(mon, rbp, 2)
         if not w or len(w) < 2 or not lo <= w[1] < hi:
             break
         rets.append(w[1])
@@ -219,12 +226,15 @@ def in_interrupt(rip, rets, syms):
                for fn, loc in frames)
 
 
-def sample(mon, elf, root, text):
-    """One stopped snapshot: {qemu index: dict(regs, cpu, rets)} and the symbols."""
+def sample(mon, elf, root, text, only=None):
+    """One stopped snapshot: {qemu index: dict(regs, cpu, rets)} and the symbols;
+    @only: just these vCPUs."""
     regs = parse_registers(mon.hmp("info registers -a"))
+    if only is not None:
+        regs = {q: r for q, r in regs.items() if q in only}
     for q, r in regs.items():
         r["cpu"] = kernel_cpu(mon, r["gs"])
-        r["rets"] = walk(mon, r["rbp"], *text) if r["cpu"] is not None else []
+        r["rets"] = walk(mon, r["rbp"], r["rsp"], *text) if r["cpu"] is not None else []
     # A return address is the instruction after the call: look up the call.
     addrs = [r["rip"] for r in regs.values()] + [a - 1 for r in regs.values() for a in r["rets"]]
     return regs, symbolize(elf, addrs, root)
@@ -247,6 +257,23 @@ def format_line(q, r, syms):
     return line
 
 
+def resample(mon, elf, root, text, regs, syms, deadline):
+    """Sample again the vCPUs caught in interrupt entry; returns the rounds."""
+    rounds = 0
+    while rounds < RESAMPLES:
+        busy = set(q for q, r in regs.items() if in_interrupt(r["rip"], r["rets"], syms))
+        if not busy or time.monotonic() + 2 * OP_TIMEOUT_S > deadline:
+            break
+        mon.cmd("cont")
+        time.sleep(RESAMPLE_GAP_S)
+        mon.cmd("stop")
+        rounds += 1
+        again, more = sample(mon, elf, root, text, busy)
+        regs.update(again)
+        syms.update(more)
+    return rounds
+
+
 def dump(sock_path, elf, root, err):
     """Print one `boot: hang` line per vCPU to @err; never raises, never hangs."""
     t0 = time.monotonic()
@@ -258,19 +285,10 @@ def dump(sock_path, elf, root, err):
         mon.cmd("stop")
         text = text_range(elf)
         regs, syms = sample(mon, elf, root, text)
-        for _ in range(RESAMPLES):
-            busy = [q for q, r in regs.items() if in_interrupt(r["rip"], r["rets"], syms)]
-            if not busy or time.monotonic() + 2 * OP_TIMEOUT_S > deadline:
-                break
-            mon.cmd("cont")
-            time.sleep(RESAMPLE_GAP_S)
-            mon.cmd("stop")
-            resampled += 1
-            again, syms2 = sample(mon, elf, root, text)
-            for q in busy:
-                if q in again:
-                    regs[q] = again[q]
-            syms.update(syms2)
+        try:
+            resampled = resample(mon, elf, root, text, regs, syms, deadline)
+        except QmpError:
+            pass            # keep the first snapshot
         for q, r in sorted(regs.items(), key=lambda kv: (kv[1]["cpu"] is None,
                                                           kv[1]["cpu"] or kv[0], kv[0])):
             err.write(format_line(q, r, syms) + "\n")

@@ -75,6 +75,43 @@ class Parsers(unittest.TestCase):
         self.assertFalse(hangdump.in_interrupt(0x10, [], syms))
 
 
+class FakeMemory:
+    """hmp() for `x /Ngx ADDR` from a dict of 8-byte words; counts commands."""
+
+    def __init__(self, words):
+        self.words, self.cmds = words, []
+
+    def hmp(self, line):
+        self.cmds.append(line)
+        n, addr = re.fullmatch(r"x /(\d+)gx 0x([0-9a-f]+)", line).groups()
+        addr = int(addr, 16)
+        got = [self.words.get(addr + 8 * i) for i in range(int(n))]
+        if got[0] is None:
+            return "Cannot access memory\r\n"
+        return "".join("%x: 0x%016x\r\n" % (addr + 8 * i, w) for i, w in enumerate(got)
+                       if w is not None)
+
+
+class Walk(unittest.TestCase):
+    def test_frames_in_the_stack_read_cost_no_more_commands(self):
+        rsp, lo, hi = 0xffff800000100000, 0xffffffff80100000, 0xffffffff80200000
+        far = rsp + 8 * hangdump.STACK_WORDS + 64       # beyond the first read
+        words = {rsp + 8 * i: 0 for i in range(hangdump.STACK_WORDS)}
+        words.update({rsp + 16: rsp + 48, rsp + 24: lo + 0x10,    # frame 1
+                      rsp + 48: far, rsp + 56: lo + 0x20,         # frame 2
+                      far: 0, far + 8: lo + 0x30})                # frame 3, read alone
+        mem = FakeMemory(words)
+        self.assertEqual(hangdump.walk(mem, rsp + 16, rsp, lo, hi),
+                         [lo + 0x10, lo + 0x20, lo + 0x30])
+        self.assertEqual(len(mem.cmds), 2)
+
+    def test_walk_stops_outside_the_text(self):
+        rsp = 0xffff800000100000
+        mem = FakeMemory({rsp: rsp + 16, rsp + 8: 0x1234})
+        self.assertEqual(hangdump.walk(mem, rsp, rsp, 0xffffffff80100000,
+                                       0xffffffff80200000), [])
+
+
 class FakeQmp:
     """A QMP server on a Unix socket: greeting, then @answer(request) per line
     (None: never answer)."""
@@ -164,7 +201,7 @@ class Dump(unittest.TestCase):
             cmd = req["arguments"]["command-line"]
             if cmd == "info registers -a":
                 return regs
-            m = re.fullmatch(r"x /2gx 0x([0-9a-f]+)", cmd)
+            m = re.fullmatch(r"x /\d+gx 0x([0-9a-f]+)", cmd)
             words = mem.get(int(m.group(1), 16)) if m else None
             if not words:
                 return "Cannot access memory\r\n"
@@ -182,6 +219,32 @@ class Dump(unittest.TestCase):
                          r"\(tests/guest/hang_demo_tests\.c:\d+\) if=1 vcpu=0 "
                          r"<- hang_demo_wait " % (spin + 2))
         self.assertEqual(srv.seen[1]["execute"], "stop")
+
+    @unittest.skipUnless(os.path.isfile(ELF), "needs build/kernel.elf")
+    def test_vcpu_in_interrupt_entry_is_sampled_again(self):
+        spin, irq = symbol("hang_demo_spin"), symbol("irq_dispatch")
+        gs = 0xffff800000010000
+        snaps = [regs_block(0, irq + 2, 0, gs), regs_block(0, spin + 2, 0, gs)]
+        calls = []
+
+        def answer(req):
+            if req["execute"] != "human-monitor-command":
+                calls.append(req["execute"])
+                return {}
+            cmd = req["arguments"]["command-line"]
+            if cmd == "info registers -a":
+                return snaps[min(calls.count("cont"), 1)]
+            if cmd == "x /2gx 0x%x" % gs:
+                return "%x: 0x%016x 0x%016x\r\n" % (gs, gs, 4)
+            return "Cannot access memory\r\n"
+        srv = FakeQmp(answer)
+        err = io.StringIO()
+        try:
+            hangdump.dump(srv.path, ELF, ROOT, err)
+        finally:
+            srv.close()
+        self.assertRegex(err.getvalue(), r"^boot: hang cpu=4 rip=0x%x in hang_demo_spin " % (spin + 2))
+        self.assertIn("1 resamples", err.getvalue())
 
 
 if __name__ == "__main__":
