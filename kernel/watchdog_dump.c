@@ -25,7 +25,7 @@
 
 #define NS_PER_MS		((uint64_t)1000000)
 /* Under TCG every vCPU thread must get the host once: more CPUs, longer. */
-#define NMI_WAIT_NS(cpus)	((500 + 20 * (uint64_t)(cpus)) * NS_PER_MS)
+#define NMI_WAIT_NS(cpus)	((1000 + 20 * (uint64_t)(cpus)) * NS_PER_MS)
 #define NMI_WAIT_MAX_NS		(5000 * NS_PER_MS)
 #define CONSOLE_SPINS		100000000UL
 #define TRACE_DEPTH		8
