@@ -256,11 +256,12 @@ void kmain(uint32_t magic, uint32_t info_phys)
 	printk("# clockevent lapic_timer_khz=%lu mode=%s\n",
 	       lapic_timer_rate() / 1000, lapic_clockevent_mode());
 	timers_init();
-	watchdog_init(boot_opts.watchdog_s);
 	timers_cpu_online();
 	smp_boot_aps();
 	/* The boot CPU is busy (it runs the tests): its tick runs. */
 	local_irq_enable();
+	/* Not earlier: AP bring-up keeps this CPU's interrupts off. */
+	watchdog_init(boot_opts.watchdog_s);
 
 	if (scenario_check(&scenario))
 		debug_exit(EXIT_FAIL);

@@ -2,7 +2,8 @@
  * kernel/watchdog.h - notice a CPU or a stage that makes no progress, and
  * dump where every CPU is (docs/hang.md).
  *
- * watchdog=SECONDS (docs/cmdline.md) sets N.  About once a second the tick
+ * watchdog=SECONDS (docs/cmdline.md) sets N.  From the end of AP bring-up
+ * (which keeps the boot CPU's interrupts off) about once a second the tick
  * of whichever CPU still ticks looks for:
  *   no_timer_irq  a CPU whose LAPIC timer was due more than N s ago and
  *                 has not interrupted it since (interrupts off, or a lost
@@ -27,7 +28,7 @@
 
 struct trap_frame;
 
-/* Boot CPU, once, after the per-CPU areas exist; @seconds 0 = off. */
+/* Boot CPU, once, after AP bring-up, interrupts on; @seconds 0 = off. */
 void watchdog_init(unsigned int seconds);
 /* The LAPIC timer interrupt, after the tick; @f is what it interrupted. */
 void watchdog_tick(const struct trap_frame *f);

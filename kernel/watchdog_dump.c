@@ -52,7 +52,8 @@ static unsigned int request_registers(unsigned int me)
 	for (unsigned int c = 0; c < nr_cpus; c++) {
 		struct wd_cpu *w = &wd_cpus[c];
 
-		if (c == me || !reachable(c))
+		w->nmi_asked = c != me && reachable(c);
+		if (!w->nmi_asked)
 			continue;
 		smp_store_release(&w->nmi_req, READ_ONCE(w->nmi_seq) + 1);
 		sent += lapic_send_nmi(per_cpu(c)->apic_id);
@@ -64,11 +65,12 @@ static bool answered(unsigned int c)
 {
 	const struct wd_cpu *w = &wd_cpus[c];
 
-	return smp_load_acquire(&w->nmi_seq) == READ_ONCE(w->nmi_req);
+	return w->nmi_asked &&
+	       smp_load_acquire(&w->nmi_seq) == READ_ONCE(w->nmi_req);
 }
 
 /* Bounded: a CPU that does not answer is dumped without registers. */
-static unsigned int wait_registers(unsigned int me)
+static unsigned int wait_registers(unsigned int sent)
 {
 	uint64_t t0 = clock_ns(), limit = NMI_WAIT_NS(nr_cpus);
 	unsigned int n;
@@ -78,8 +80,8 @@ static unsigned int wait_registers(unsigned int me)
 	do {
 		n = 0;
 		for (unsigned int c = 0; c < nr_cpus; c++)
-			n += c != me && reachable(c) && answered(c);
-		if (n + 1 >= num_online_cpus())
+			n += answered(c);
+		if (n >= sent)
 			break;
 		__asm__ volatile("pause");
 	} while (clock_ns() - t0 < limit);
@@ -95,8 +97,7 @@ static void get_sample(unsigned int c, unsigned int me,
 	if (c == me && self) {
 		*s = (struct sample){ self->rip, self->rsp, self->rbp,
 				      self->rflags, "self" };
-	} else if (c != me && reachable(c) && answered(c) &&
-		   READ_ONCE(w->nmi_req)) {
+	} else if (c != me && answered(c)) {
 		*s = (struct sample){ READ_ONCE(w->rip), READ_ONCE(w->rsp),
 				      READ_ONCE(w->rbp), READ_ONCE(w->rflags),
 				      "nmi" };
@@ -330,7 +331,7 @@ void watchdog_dump(const char *reason, const struct trap_frame *self)
 	if (!wd_cpus)
 		return;
 	sent = request_registers(me);
-	got = wait_registers(me);
+	got = wait_registers(sent);
 	now = clock_ns();
 	jnow = tick_update_jiffies();
 	printk("# watchdog begin reason=%s by_cpu=%u cpus=%u online=%u "

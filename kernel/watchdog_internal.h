@@ -15,6 +15,7 @@
 struct wd_cpu {
 	struct watchdog_wait wait;
 	uint32_t nmi_req, nmi_seq;
+	bool nmi_asked;			/* sent an NMI in the current dump */
 	uint64_t rip, rsp, rbp, rflags;
 };
 
