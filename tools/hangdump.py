@@ -25,6 +25,7 @@ FRAMES = 6              # return addresses walked per vCPU
 RESAMPLES = 5           # tries to catch a vCPU outside an interrupt
 RESAMPLE_GAP_S = 0.05
 STACK_WORDS = 128       # read from RSP up in one monitor command
+PIPELINE = 64           # monitor commands in flight at once
 KERNEL_HALF = 0xffff800000000000
 
 
@@ -87,6 +88,22 @@ class Qmp:
 
     def hmp(self, line):
         return self.cmd("human-monitor-command", **{"command-line": line}) or ""
+
+    def hmp_many(self, lines):
+        """Pipelined HMP commands: all sent, then all answers read, so hundreds
+        of vCPUs cost a few scheduling round trips, not one each.  An answer
+        that is an error is None."""
+        out = []
+        for i in range(0, len(lines), PIPELINE):
+            chunk = lines[i:i + PIPELINE]
+            self.sock.settimeout(self._left())
+            self.sock.sendall(b"".join(json.dumps(
+                {"execute": "human-monitor-command", "arguments": {"command-line": l}}
+            ).encode() + b"\n" for l in chunk))
+            for _ in chunk:
+                msg = self._read()
+                out.append(None if "error" in msg else msg.get("return") or "")
+        return out
 
     def close(self):
         try:
@@ -171,33 +188,43 @@ def where(addr, syms):
     return s
 
 
-def read_words(mon, addr, n):
-    if not addr or addr < KERNEL_HALF or addr & 7:
-        return None
+def readable(addr):
+    return bool(addr) and addr >= KERNEL_HALF and not addr & 7
+
+
+def read_many(mon, reqs):
+    """[(addr, nwords)] -> [words or None], one pipelined batch."""
+    ok = [i for i, (a, _) in enumerate(reqs) if readable(a)]
+    out = [None] * len(reqs)
     try:
-        return parse_words(mon.hmp("x /%dgx 0x%x" % (n, addr)))
+        answers = mon.hmp_many(["x /%dgx 0x%x" % (reqs[i][1], reqs[i][0]) for i in ok])
     except QmpError:
-        return None
+        return out
+    for i, text in zip(ok, answers):
+        out[i] = parse_words(text) if text is not None else None
+    return out
 
 
-def kernel_cpu(mon, gs):
-    """The kernel's CPU number from the per-CPU area at @gs (self pointer, then cpu)."""
-    w = read_words(mon, gs, 2)
+def read_words(mon, addr, n):
+    return read_many(mon, [(addr, n)])[0]
+
+
+def cpu_of(gs, w):
+    """The kernel's CPU number from the words at @gs (self pointer, then cpu)."""
     if not w or len(w) < 2 or w[0] != gs:
         return None
     return w[1] & 0xffffffff
 
 
-def walk(mon, rbp, rsp, lo, hi):
-    """Return addresses from the frame-pointer chain at @rbp, inside [lo, hi).
-
-    One read of the stack from @rsp up serves the frames inside it; only a
-    frame beyond it costs another monitor command (hundreds of vCPUs)."""
-    stack = read_words(mon, rsp, STACK_WORDS) or []
+def walk_steps(rbp, rsp, stack, lo, hi):
+    """Generator over the frame-pointer chain at @rbp: frames inside @stack
+    (words read from @rsp up) cost nothing; for one beyond it, it yields the
+    frame's address and is sent its two words.  Returns the return addresses
+    inside [lo, hi)."""
     rets = []
-    while len(rets) < FRAMES:
-        i = (rbp - rsp) // 8 if rsp and rbp >= rsp and not (rbp - rsp) % 8 else -1
-        w = stack[i:i + 2] if 0 <= i and i + 1 < len(stack) else read_words(mon, rbp, 2)
+    while len(rets) < FRAMES and readable(rbp):
+        i = (rbp - rsp) // 8 if rsp and rbp >= rsp else -1
+        w = stack[i:i + 2] if 0 <= i and i + 1 < len(stack) else (yield rbp)
         if not w or len(w) < 2 or not lo <= w[1] < hi:
             break
         rets.append(w[1])
@@ -205,6 +232,36 @@ def walk(mon, rbp, rsp, lo, hi):
             break
         rbp = w[0]
     return rets
+
+
+def walk_all(mon, frames, lo, hi):
+    """{key: (rbp, rsp)} -> {key: return addresses}: one batch reads every
+    stack, then one batch per level of frames that lie beyond them."""
+    keys = list(frames)
+    stacks = read_many(mon, [(frames[k][1], STACK_WORDS) for k in keys])
+    gens, need, out = {}, {}, {}
+    for k, stack in zip(keys, stacks):
+        gens[k] = walk_steps(frames[k][0], frames[k][1], stack or [], lo, hi)
+        step(gens, need, out, k, None)
+    while need:
+        batch = list(need.items())
+        need.clear()
+        for (k, _), w in zip(batch, read_many(mon, [(a, 2) for _, a in batch])):
+            step(gens, need, out, k, w or [])
+    return out
+
+
+def step(gens, need, out, k, words):
+    """Run walk @k on with @words (None: first step, or unreadable)."""
+    try:
+        need[k] = gens[k].send(words)
+    except StopIteration as stop:
+        out[k] = stop.value or []
+
+
+def walk(mon, rbp, rsp, lo, hi):
+    """Return addresses from the frame-pointer chain at @rbp, inside [lo, hi)."""
+    return walk_all(mon, {0: (rbp, rsp)}, lo, hi)[0]
 
 
 def text_range(elf):
@@ -232,9 +289,13 @@ def sample(mon, elf, root, text, only=None):
     regs = parse_registers(mon.hmp("info registers -a"))
     if only is not None:
         regs = {q: r for q, r in regs.items() if q in only}
+    qs = list(regs)
+    for q, w in zip(qs, read_many(mon, [(regs[q]["gs"], 2) for q in qs])):
+        regs[q]["cpu"] = cpu_of(regs[q]["gs"], w)
+    inside = {q: (r["rbp"], r["rsp"]) for q, r in regs.items() if r["cpu"] is not None}
+    rets = walk_all(mon, inside, *text)
     for q, r in regs.items():
-        r["cpu"] = kernel_cpu(mon, r["gs"])
-        r["rets"] = walk(mon, r["rbp"], r["rsp"], *text) if r["cpu"] is not None else []
+        r["rets"] = rets.get(q, [])
     # A return address is the instruction after the call: look up the call.
     addrs = [r["rip"] for r in regs.values()] + [a - 1 for r in regs.values() for a in r["rets"]]
     return regs, symbolize(elf, addrs, root)

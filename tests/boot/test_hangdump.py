@@ -79,7 +79,11 @@ class FakeMemory:
     """hmp() for `x /Ngx ADDR` from a dict of 8-byte words; counts commands."""
 
     def __init__(self, words):
-        self.words, self.cmds = words, []
+        self.words, self.cmds, self.batches = words, [], 0
+
+    def hmp_many(self, lines):
+        self.batches += 1
+        return [self.hmp(line) for line in lines]
 
     def hmp(self, line):
         self.cmds.append(line)
@@ -104,6 +108,21 @@ class Walk(unittest.TestCase):
         self.assertEqual(hangdump.walk(mem, rsp + 16, rsp, lo, hi),
                          [lo + 0x10, lo + 0x20, lo + 0x30])
         self.assertEqual(len(mem.cmds), 2)
+
+    def test_many_vcpus_cost_one_batch_per_level(self):
+        lo, hi = 0xffffffff80100000, 0xffffffff80200000
+        words, frames = {}, {}
+        for k in range(200):
+            rsp = 0xffff800000100000 + k * 0x10000
+            far = rsp + 0x8000
+            words.update({rsp + 8 * i: 0 for i in range(hangdump.STACK_WORDS)})
+            words.update({rsp: far, rsp + 8: lo + k, far: 0, far + 8: lo + 0x1000 + k})
+            frames[k] = (rsp, rsp)
+        mem = FakeMemory(words)
+        rets = hangdump.walk_all(mem, frames, lo, hi)
+        self.assertEqual(rets[199], [lo + 199, lo + 0x1000 + 199])
+        self.assertEqual(mem.batches, 2)
+        self.assertEqual(len(mem.cmds), 400)
 
     def test_walk_stops_outside_the_text(self):
         rsp = 0xffff800000100000
