@@ -27,6 +27,7 @@ RESAMPLE_GAP_S = 0.05
 STACK_WORDS = 128       # read from RSP up in one monitor command
 PIPELINE = 64           # monitor commands in flight at once
 KERNEL_HALF = 0xffff800000000000
+SUN_PATH_MAX = 108      # sockaddr_un.sun_path, NUL included
 
 
 class QmpError(Exception):
