@@ -31,7 +31,8 @@ $(BUILD)/k/%.c.o: %.c
 	$(CC) $(KCFLAGS) -MMD -MP -c $< -o $@
 
 # timer/ is portable: its machine is kernel/env/timer_env.h here and
-# tests/host/env/timer_env.h on the host (DESIGN.md, "the one rule").
+# tests/host/env/timer_env.h on the host (docs/design.md, "The rule:
+# timer/ is portable C").
 $(BUILD)/k/timer/%.c.o: timer/%.c
 	@mkdir -p $(dir $@)
 	$(CC) $(KCFLAGS) -Ikernel/env -MMD -MP -c $< -o $@
@@ -61,15 +62,22 @@ include tests/host/sim.mk
 include tests/host/fuzz.mk
 
 # Static analysis: cppcheck and clang-tidy over kernel/, arch/, drivers/,
-# lib/ and timer/ (docs/checks.md).  make test runs it too, through the
-# wrapper below, counted like a host test binary.
-.PHONY: check
+# lib/ and timer/, and clang-format over those and tests/ (docs/checks.md);
+# make format rewrites those C files as .clang-format says.  make test runs
+# the check too, through the wrapper below, counted like a host test binary.
+# STATIC_CHECK_TOOLS: the tools make test runs.  Until the tree has been
+# formatted once (make format, committed alone) it leaves clang-format out;
+# after that commit, set it empty so that make test checks the format too.
+STATIC_CHECK_TOOLS := --tool cppcheck --tool clang-tidy
+.PHONY: check format
 check:
 	$(PYTHON) tools/check
-$(BUILD)/host/static_check: tools/check tools/check-known.txt
+format:
+	$(PYTHON) tools/check --reformat
+$(BUILD)/host/static_check: tools/check tools/check-known.txt Makefile
 	@mkdir -p $(@D)
-	printf '#!/bin/sh\nexec %s %s --check-format "$$@"\n' \
-		"$(PYTHON)" "$(CURDIR)/tools/check" > $@
+	printf '#!/bin/sh\nexec %s %s --check-format %s "$$@"\n' \
+		"$(PYTHON)" "$(CURDIR)/tools/check" "$(STATIC_CHECK_TOOLS)" > $@
 	chmod +x $@
 HOST_TEST_BINS += $(BUILD)/host/static_check
 host-tests: $(BUILD)/host/static_check

@@ -6,8 +6,9 @@
  * that CPU leaves idle and goes down from the running state, as Linux's
  * hotplug thread does: offline in the map first (no new calls or work are
  * sent to it), out of the hierarchy (tmigr_cpu_offline() may hand the first
- * global event to another CPU, RACES.md 13), tick stopped, timers moved to
- * the controller (timers_cpu_dead()).  It then parks in the idle loop.
+ * global event to another CPU: docs/races.md, "Last active CPU goes
+ * offline"), tick stopped, timers moved to the controller
+ * (timers_cpu_dead()).  It then parks in the idle loop.
  *
  * A request that is not taken within a second (the CPU was busy with other
  * work) is cancelled: the work, when it finally runs, sees the state is no

@@ -1,7 +1,7 @@
 /*
  * The idle loop, NOHZ entry and exit, and the kernel's side of timer/.
  *
- * Data flow (DESIGN.md): idle entry -> tick_nohz_idle_stop_tick() ->
+ * Data flow (docs/design.md, "Going idle"): idle entry -> tick_nohz_idle_stop_tick() ->
  * timer_nohz_next_event() (forward and idle the bases; under the pull
  * model hand the first global event to the hierarchy) -> LAPIC armed for
  * what this CPU must serve itself -> HLT.  An interrupt ends the HLT; its

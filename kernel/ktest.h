@@ -31,7 +31,10 @@ struct ktest_suite {
 	const char *(*skip)(void);
 };
 
+/* Unformatted: clang-format 14 splits the braces, moves #fn to column 0. */
+/* clang-format off */
 #define KTEST_CASE(fn) { #fn, fn }
+/* clang-format on */
 
 #define KTEST_SUITE(ident, ...)                                               \
 	static const struct ktest_suite ident                                 \

@@ -192,12 +192,13 @@ static void print_cpu_stats(void)
 		       "wakes_ipi=%lu wakes_other=%lu idle_us=%lu ticks=%lu "
 		       "tick_stops=%lu expired_local=%lu expired_remote=%lu "
 		       "pulled_for=%lu offlines=%lu offline_us=%lu "
-		       "parked_wakes=%lu\n", i, p->node,
+		       "parked_wakes=%lu softirq_deferred=%lu\n", i, p->node,
 		       p->wakes_timer + p->wakes_ipi + p->wakes_other,
 		       p->wakes_timer, p->wakes_ipi, p->wakes_other,
 		       idle_ns / 1000, p->ticks, p->tick_stops,
 		       ts.expired_local, ts.expired_remote, ts.pulled_for,
-		       p->offlines, p->offline_ns / 1000, p->parked_wakes);
+		       p->offlines, p->offline_ns / 1000, p->parked_wakes,
+		       p->softirq_deferred);
 	}
 }
 

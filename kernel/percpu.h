@@ -39,6 +39,7 @@ struct percpu {
 	bool tick_stopped;
 	bool nohz_asked;		/* timer_nohz_next_event() this period */
 	bool softirq_pending, in_softirq;
+	uint64_t softirq_deferred;	/* passes left for the next irq exit */
 	uint64_t tick_next_ns;		/* LAPIC armed for, TICK_NONE_NS */
 	uint64_t ticks, tick_stops;
 	uint64_t tick_irq_delay_ns;	/* last LAPIC interrupt vs armed time */

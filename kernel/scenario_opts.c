@@ -12,6 +12,7 @@ static const char *const names[] = {
 	[SCENARIO_ONE_BUSY] = "one_busy",
 	[SCENARIO_ALL_IDLE] = "all_idle",
 	[SCENARIO_BUSY_PER_NODE] = "busy_per_node",
+	[SCENARIO_MIXED] = "mixed",
 };
 #define NR_NAMES (sizeof(names) / sizeof(names[0]))
 
@@ -107,10 +108,12 @@ static int parse_word(const char *w, size_t len, const char **key,
 			*key = "busy";
 		else if (word_is(w, klen, "hotplug"))
 			*key = "hotplug";
+		else if (word_is(w, klen, "seed"))
+			*key = "seed";
 		else
 			return fail(err, errlen,
 				    "scenario: unknown key '%.*s' (expected "
-				    "period_ms=, duration_ms=, busy=, hotplug=)",
+				    "period_ms=, duration_ms=, busy=, hotplug=, seed=)",
 				    (int)klen, w);
 	} else if (!*key || (strcmp(*key, "busy") != 0 &&
 			     strcmp(*key, "hotplug") != 0)) {
@@ -131,6 +134,14 @@ static int parse_word(const char *w, size_t len, const char **key,
 	{
 		unsigned int v;
 
+		if (strcmp(*key, "seed") == 0) {
+			if (parse_uint(val, vlen, &v))
+				return fail(err, errlen,
+					    "scenario: bad seed '%.*s' (expected "
+					    "an unsigned number)", (int)vlen, val);
+			o->seed = v;
+			return 0;
+		}
 		if (parse_uint(val, vlen, &v) || v == 0 || v > 3600000)
 			return fail(err, errlen,
 				    "scenario: bad value '%.*s' for %s "
@@ -163,6 +174,7 @@ int scenario_parse(const char *s, struct scenario_opts *out, char *err,
 	memset(out, 0, sizeof(*out));
 	out->period_ms = 10;
 	out->duration_ms = 1000;
+	out->seed = 1;
 	if (!*s)
 		return 0;
 	while (s[n] && s[n] != ',')
@@ -173,7 +185,7 @@ int scenario_parse(const char *s, struct scenario_opts *out, char *err,
 	if (out->kind == SCENARIO_NONE)
 		return fail(err, errlen,
 			    "scenario: unknown scenario '%.*s' (known: "
-			    "one_busy, all_idle, busy_per_node)",
+			    "one_busy, all_idle, busy_per_node, mixed)",
 			    (int)n, s);
 	s += n;
 	while (*s == ',') {
@@ -188,6 +200,10 @@ int scenario_parse(const char *s, struct scenario_opts *out, char *err,
 			return ret;
 		s += n;
 	}
+	if (out->kind == SCENARIO_MIXED && (out->nbusy || out->nhotplug))
+		return fail(err, errlen,
+			    "scenario: mixed takes no busy= or hotplug= (its CPUs "
+			    "go busy and idle at random)");
 	if (out->kind == SCENARIO_ALL_IDLE && out->nbusy)
 		return fail(err, errlen,
 			    "scenario: all_idle takes no busy= CPUs");

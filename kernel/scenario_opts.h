@@ -7,7 +7,8 @@
  * e.g. busy=0,4-5; a comma-separated word without '=' continues the list
  * of the key before it), hotplug=CPU@MS[,CPU@MS...] (MS ms into the run
  * CPU goes offline; its next entry brings it back, and so on; every CPU
- * still offline comes back at the end, before the report).  The CPU lists
+ * still offline comes back at the end, before the report), seed=N (mixed:
+ * the workload's random seed, default 1).  The CPU lists
  * are checked against the real CPUs later, when they are known.
  */
 #ifndef KERNEL_SCENARIO_OPTS_H
@@ -22,6 +23,7 @@ enum scenario_kind {
 	SCENARIO_ONE_BUSY,	/* busy CPUs (default CPU 0) run, others idle */
 	SCENARIO_ALL_IDLE,	/* every CPU idle, the boot CPU too */
 	SCENARIO_BUSY_PER_NODE,	/* the first CPU of each node busy */
+	SCENARIO_MIXED,		/* random busy/idle, timers of every kind */
 };
 
 #define SCENARIO_MAX_BUSY	64	/* explicit busy= entries */
@@ -36,6 +38,7 @@ struct scenario_opts {
 	enum scenario_kind kind;
 	unsigned int period_ms;
 	unsigned int duration_ms;
+	unsigned int seed;		/* mixed: the workload's seed */
 	unsigned int nbusy;		/* 0: the scenario's default */
 	unsigned int busy[SCENARIO_MAX_BUSY];
 	unsigned int nhotplug;

@@ -1,4 +1,5 @@
 #include "kernel/softirq.h"
+#include "arch/x86_64/tsc.h"
 #include "kernel/env/timer_env.h"
 #include "timer/timer.h"
 
@@ -12,14 +13,34 @@ void timer_env_raise_softirq(void)
 	raise_timer_softirq();
 }
 
+/*
+ * At most this many passes, and this long, per interrupt exit (Linux's
+ * MAX_SOFTIRQ_RESTART and MAX_SOFTIRQ_TIME): interrupts that keep raising
+ * it while it runs (each tick of a CPU whose callbacks outlast a jiffy)
+ * must not keep the interrupted context from ever running again.  What is
+ * left stays pending for the next interrupt's exit; having no ksoftirqd,
+ * that is the deferral, and an idle CPU keeps its tick while the wheel
+ * has work due.
+ */
+#define SOFTIRQ_MAX_RESTART	10
+#define SOFTIRQ_MAX_NS		2000000ULL
+
 void irq_exit_softirq(void)
 {
 	struct percpu *p = this_cpu();
+	unsigned passes = 0;
+	uint64_t t0;
 
 	if (p->in_softirq || !p->softirq_pending)
 		return;
 	p->in_softirq = true;
+	t0 = clock_ns();
 	while (p->softirq_pending) {
+		if (passes++ == SOFTIRQ_MAX_RESTART ||
+		    clock_ns() - t0 > SOFTIRQ_MAX_NS) {
+			p->softirq_deferred++;
+			break;
+		}
 		p->softirq_pending = false;
 		local_irq_enable();
 		run_timer_softirq();

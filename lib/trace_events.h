@@ -37,8 +37,10 @@
 /* Most arguments any event takes (struct trace_rec's args[]). */
 #define TRACE_NARGS	10
 
+/* Unformatted: an event a line, its format string whole. */
+/* clang-format off */
 #define TRACE_EVENTS(X)							\
-	/* The pull hierarchy: the tracepoints of seed patch 010. */	\
+	/* The pull hierarchy: Linux's timer_migration tracepoints. */	\
 	X(tmigr_group_set, 3, "group=%d lvl=%u numa=%d")		\
 	X(tmigr_connect_child_parent, 6, "group=%d childmask=%x "	\
 	  "parent=%d lvl=%u numa=%d num_childs=%u")			\
@@ -74,6 +76,7 @@
 	/* Interprocessor interrupts. */				\
 	X(ipi_send, 2, "target=%d vector=%x")				\
 	X(ipi_receive, 1, "vector=%x")
+/* clang-format on */
 
 enum trace_event_id {
 #define TRACE_ENUM_ONE(name, nargs, fmt)	TRACE_##name,

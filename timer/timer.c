@@ -76,6 +76,8 @@
 #include "timer/timer_trace.h"
 #include "timer_env.h"
 
+/* Unformatted: clang-format 14 reads "(n) * X" as a cast of "*X". */
+/* clang-format off */
 #define LVL_CLK_SHIFT	3
 #define LVL_CLK_DIV	(1u << LVL_CLK_SHIFT)
 #define LVL_CLK_MASK	(LVL_CLK_DIV - 1)
@@ -86,6 +88,7 @@
 
 #define LVL_MASK	(LVL_SIZE - 1)
 #define LVL_OFFS(n)	((n) * LVL_SIZE)
+/* clang-format on */
 
 enum {
 	MOD_TIMER_PENDING_ONLY = 1,
@@ -828,7 +831,10 @@ static void expire_timers(struct timer_base *base, struct timer_list **head,
 	lockdep_assert_held(&base->lock);
 	while (*head) {
 		struct timer_list *timer = *head;
+		/* Unformatted: clang-format 14 reads this as a product. */
+		/* clang-format off */
 		void (*fn)(struct timer_list *timer) = timer->function;
+		/* clang-format on */
 
 		count_expiry(base->cpu, here);
 		base->running_timer = timer;
@@ -877,15 +883,19 @@ static unsigned int collect_expired_timers(struct timer_base *base,
 }
 
 /*
- * Expire everything due on @base up to jiffies, unless another CPU is
- * already at it (it will catch up to jiffies itself).
+ * Expire everything due on @base up to the jiffy at entry, unless another
+ * CPU is already at it.  The jiffy is read once: a callback that outlasts
+ * a jiffy and re-arms itself for the next one (a vCPU the host
+ * descheduled, a contended lock) would otherwise keep this loop, and the
+ * interrupted context, going for ever; what falls due during the pass is
+ * the next pass's, one tick later.
  * Pre: base->lock held (irqs saved in *flags).
  */
 void __run_timers(struct timer_base *base, unsigned long *flags)
 {
 	struct timer_list *heads[LVL_DEPTH_MAX];
 	unsigned int levels;
-	uint64_t now;
+	uint64_t now = timer_env_jiffies();
 
 	lockdep_assert_held(&base->lock);
 	if (base->expiry_active)
@@ -894,7 +904,6 @@ void __run_timers(struct timer_base *base, unsigned long *flags)
 	base->expiry_cpu = smp_processor_id();
 
 	for (;;) {
-		now = timer_env_jiffies();
 		if (base->next_expiry_recalc)
 			timer_recalc_next_expiry(base);
 		if (!timer_after_eq(now, base->clk) ||

@@ -246,7 +246,7 @@ static void set_bases_idle(unsigned int cpu, bool idle)
  * Returns the ns time the CPU must wake at, TMIGR_NONE_NS for never.  The
  * bases become idle, and under PULL the CPU inactive in the hierarchy,
  * exactly when *@stop is true; with an event within the next jiffy the
- * CPU stays busy, ticking (the seed's timer_base_try_to_set_idle()).
+ * CPU stays busy, ticking (Linux's timer_base_try_to_set_idle()).
  */
 uint64_t timer_nohz_next_event(uint64_t basej, uint64_t basem, bool *stop)
 {

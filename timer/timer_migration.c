@@ -43,8 +43,9 @@
  * timer base locks come before all of these.  State words change by
  * cmpxchg only, with a sequence count bumped on every change, so a walker
  * that computed a parent's new state from a child state that has changed
- * since cannot succeed (RACES.md 11).  Setup is serialised by
- * tmigr_setup_lock; groups are never freed, only left unused.
+ * since cannot succeed (docs/races.md, "Stale child state without a
+ * sequence count").  Setup is serialised by tmigr_setup_lock; groups are
+ * never freed, only left unused.
  *
  * Setup (tmigr_cpu_prepare): the new CPU's path is built bottom-up, joining
  * groups with room and creating the rest.  If the path needs a new root,
@@ -55,7 +56,8 @@
  * pointer is published with release; walkers read it with acquire, once
  * per step.  Last, the old root's activity and first event are copied up
  * into the new groups by the same cmpxchg rule as a walk, so it does not
- * matter which CPU prepares or who goes idle meanwhile (RACES.md 5-9).
+ * matter which CPU prepares or who goes idle meanwhile (docs/races.md,
+ * "Parent pointer read twice" to "New node below the cross-node level").
  * That part, and the read-only views, are timer_migration_setup.c; the
  * structures are in timer_migration_internal.h.
  */
@@ -165,7 +167,8 @@ tmigr_next_expired_groupevt(struct tmigr_group *group, uint64_t now)
  * the CPU of the walk (@child NULL) or @child's group event.  Returns true
  * if nothing above needs to hear of it.  Both states are read under the
  * locks, so a concurrent last CPU going idle and this update cannot both
- * miss that the root became idle with an event (RACES.md 12).
+ * miss that the root became idle with an event (docs/races.md, "New event
+ * while the last CPU goes idle").
  */
 bool tmigr_update_events(struct tmigr_group *group, struct tmigr_group *child,
 			 struct tmigr_walk *data)
@@ -203,9 +206,11 @@ bool tmigr_update_events(struct tmigr_group *group, struct tmigr_group *child,
 		 * A CPU with no event to queue need not lock its group when
 		 * the walk continues above anyway; but a root without parent
 		 * must be looked at, or the last CPU going idle would not
-		 * arm for its siblings' events (RACES.md 2).  The parent
-		 * decides here and below from the walker's single read: a
-		 * new root may appear in between (RACES.md 5).
+		 * arm for its siblings' events (docs/races.md, "Last CPU
+		 * idle without a timer of its own").  The parent decides
+		 * here and below from the walker's single read: a new root
+		 * may appear in between (docs/races.md, "Parent pointer
+		 * read twice").
 		 */
 		if (ignore && !remote && data->parent) {
 			data->group_active = true;	/* nothing to pass up */
@@ -222,7 +227,8 @@ bool tmigr_update_events(struct tmigr_group *group, struct tmigr_group *child,
 			/*
 			 * Same expiry, maybe another CPU's event now: the
 			 * CPU field must follow or the migrator pulls a CPU
-			 * with nothing due (RACES.md 4).
+			 * with nothing due (docs/races.md, "Same expiry on
+			 * another CPU").
 			 */
 			evt->cpu = first_childevt->cpu;
 			goto check_toplvl;
@@ -339,7 +345,8 @@ static bool tmigr_inactive_up(struct tmigr_group *group,
 	/*
 	 * Group state first, child state second: a child change made after
 	 * this group read and propagated here bumps the group's seq, so the
-	 * cmpxchg below fails and the child is read again (RACES.md 11).
+	 * cmpxchg below fails and the child is read again (docs/races.md,
+	 * "Stale child state without a sequence count").
 	 */
 	cur.state = smp_load_acquire(&group->migr_state);
 	for (;;) {
@@ -357,8 +364,11 @@ static bool tmigr_inactive_up(struct tmigr_group *group,
 			}
 		}
 		new.seq++;
+		/* Unformatted: clang-format 14 takes "new" for an operator. */
+		/* clang-format off */
 		WARN_ON_ONCE(new.migrator != TMIGR_NONE &&
 			     !(new.active & new.migrator));
+		/* clang-format on */
 		timer_env_race_point(TMIGR_RP_INACTIVE_CMPXCHG);
 		if (try_cmpxchg(&group->migr_state, &cur.state, new.state))
 			break;
@@ -372,7 +382,8 @@ static bool tmigr_inactive_up(struct tmigr_group *group,
 	 * before ours was queued: then nobody would carry ours further.  The
 	 * state read under the group lock says; go on if it went idle (at
 	 * worst the parent is told something it knew).  Found by the
-	 * simulator's torture mode (docs/torture.md).
+	 * simulator's torture mode (docs/races.md, "Event queued after the group
+ * went idle").
 	 */
 	if (!tmigr_update_events(group, child, data) && !data->group_active)
 		walk_done = false;
@@ -510,7 +521,8 @@ static void tmigr_handle_remote_cpu(unsigned int cpu, uint64_t now,
 	/*
 	 * Also when @cpu is this CPU: time may have moved on since it ran
 	 * its own bases, and a due timer left here would be queued again
-	 * as already expired, forever (RACES.md 10).
+	 * as already expired, forever (docs/races.md, "Own due timer met in
+	 * remote handling").
 	 */
 	timer_expire_remote(cpu);
 
@@ -600,7 +612,8 @@ void tmigr_handle_remote(void)
 	/*
 	 * Not the migrator: nothing to do, except clearing a wakeup left
 	 * from when it was the last CPU; else it re-arms for an event
-	 * another CPU handles, over and over (RACES.md 3).
+	 * another CPU handles, over and over (docs/races.md, "Stale wakeup of
+	 * a non-migrator").
 	 */
 	if (!tmigr_check_migrator(tmc->tmgroup, tmc->childmask) &&
 	    READ_ONCE(tmc->wakeup) == TMIGR_NONE_NS)
@@ -628,7 +641,8 @@ static bool tmigr_requires_handle_remote_up(struct tmigr_group *group,
 	/*
 	 * The minimum over every level, not the top's: an active CPU's
 	 * ignored events mean a lower group may hold an earlier event than
-	 * its parent knows of (RACES.md 1).
+	 * its parent knows of (docs/races.md, "Quick check sees only the
+	 * top").
 	 */
 	next = READ_ONCE(group->next_expiry);
 	if (next < data->firstexp)
@@ -720,7 +734,8 @@ static void tmigr_hand_over(struct tmigr_cpu *tmc, uint64_t firstexp)
  * Pre: the CPU is running.  Its own timers are its caller's business (it
  * queues none).  If it was the last active CPU and events are pending,
  * another online CPU is told to wake for the first and kicked with
- * timer_env_wake_cpu() (RACES.md 13).  Returns 0.
+ * timer_env_wake_cpu() (docs/races.md, "Last active CPU goes offline").
+ * Returns 0.
  */
 int tmigr_cpu_offline(void)
 {

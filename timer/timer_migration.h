@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * timer/timer_migration.h - the pull hierarchy (seed patch 009).
+ * timer/timer_migration.h - the pull hierarchy (Linux 6.9's
+ * kernel/time/timer_migration.c, rewritten for this tree).
  *
  * Portable C, like timer.c.  Times here are in ns of the monotonic clock
  * (timer_env_now_ns()); TMIGR_NONE_NS means "no event".  CPUs are grouped
@@ -33,7 +34,7 @@
  * a bad argument or state, -ERANGE when out of memory or group slots).
  *
  * tmigr_init() reads timer_env_cpu_node() and timer_env_cpu_core() of every
- * CPU: set the topology first.  The levels are the seed's estimate from the
+ * CPU: set the topology first.  The levels are Linux's estimate from the
  * CPU and node counts, with "CPUs per node" taken as the largest node so
  * that uneven nodes still fit under one root.  It may be called again to
  * start over (tests); memory of the previous run is not freed.
@@ -46,7 +47,7 @@ int tmigr_init(unsigned int ncpus, unsigned int nnodes);
 void tmigr_reset(void);		/* tests: forget it all before freeing */
 int tmigr_cpu_prepare(unsigned int cpu);	/* build @cpu's groups */
 int tmigr_cpu_online(void);			/* current CPU joins */
-int tmigr_cpu_offline(void);			/* current CPU leaves (#13) */
+int tmigr_cpu_offline(void);			/* current CPU leaves */
 
 /* The walks; all on the current CPU with interrupts off. */
 void tmigr_cpu_activate(void);
@@ -98,27 +99,34 @@ bool tmigr_cpu_get(unsigned int cpu, struct tmigr_cpu_view *v);
 /*
  * Race points: timer/ calls timer_env_race_point(id) with these ids where
  * another CPU's action may interleave; the host tests replay interleavings
- * there (RACES.md entries in brackets).  The current CPU holds no group
- * lock at any of them; it may hold its own per-CPU tmigr lock and, inside
+ * there (the sections of docs/races.md in brackets).  The current CPU
+ * holds no group lock at any of them; it may hold its own per-CPU tmigr lock and, inside
  * timer_nohz_next_event(), its own timer base locks.  So the hook may run
  * any action of another CPU that does not touch this CPU's timers.
  */
 enum tmigr_race_point {
-	/* inactive_up read group, then child state; before cmpxchg [11] */
+	/* inactive_up read group, then child state; before cmpxchg ["Stale
+	 * child state without a sequence count"] */
 	TMIGR_RP_INACTIVE_CMPXCHG = 1,
-	/* update_events, before it takes the locks [5, 12, 13] */
+	/* update_events, before it takes the locks ["Parent pointer read
+	 * twice", "New event while the last CPU goes idle", "Last active CPU
+	 * goes offline", "Event queued after the group went idle"] */
 	TMIGR_RP_UPDATE_EVENTS,
-	/* handle_remote is about to pull a CPU [10] */
+	/* handle_remote is about to pull a CPU ["Own due timer met in remote
+	 * handling"] */
 	TMIGR_RP_REMOTE_CPU,
-	/* the pulled CPU is marked remote and unlocked, not yet expired */
+	/* the pulled CPU is marked remote and unlocked, not yet expired ["CPU
+	 * leaves idle while it is pulled"] */
 	TMIGR_RP_REMOTE_UNLOCKED,
 	/* old root's path to the new root published, its state not yet;
-	 * the setup lock is held [6, 7] */
+	 * the setup lock is held ["New root connected while the last CPU
+	 * goes idle", "Walker reaches a new parent before its mask"] */
 	TMIGR_RP_CONNECT_PUBLISHED,
-	/* connection read group, then child state; before cmpxchg [6] */
+	/* connection read group, then child state; before cmpxchg ["New root
+	 * connected while the last CPU goes idle"] */
 	TMIGR_RP_CONNECT_SYNC,
 	/* run_timer_softirq: own bases expired, tmigr_handle_remote() next
-	 * [10] */
+	 * ["Own due timer met in remote handling"] */
 	TMIGR_RP_SOFTIRQ_REMOTE,
 };
 

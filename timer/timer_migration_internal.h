@@ -74,7 +74,7 @@ struct tmigr_cpu {
 /*
  * What a walk carries from level to level.  @parent is read once per
  * step by the walker, before the group's callback, and is where the walk
- * goes next (RACES.md 5).
+ * goes next (docs/races.md, "Parent pointer read twice").
  */
 struct tmigr_walk {
 	uint64_t nextexp;		/* CPU's event handed in */

@@ -4,14 +4,15 @@
  * read-only views of it (the walks are timer_migration.c, whose opening
  * comment describes the whole).
  *
- * Levels: the seed's estimate, levels of TMIGR_CHILDS_PER_GROUP to hold a
+ * Levels: Linux's estimate, levels of TMIGR_CHILDS_PER_GROUP to hold a
  * node's CPUs (tmigr_crossnode_level of them) plus levels to join the
  * nodes.  Groups are made as CPUs are prepared and never freed.  Growth
- * above the root follows RACES.md 5-9: a new root pre-accounts the old one
- * as child 0, masks are set before the parent pointer is published with
- * release, a new node is built up to the cross-node level before the old
- * root is connected above it, and the old root's activity and first event
- * are then copied up under the walks' own cmpxchg rule.
+ * above the root follows docs/races.md ("Parent pointer read twice" to
+ * "New node below the cross-node level"): a new root pre-accounts the old
+ * one as child 0, masks are set before the parent pointer is published
+ * with release, a new node is built up to the cross-node level before the
+ * old root is connected above it, and the old root's activity and first
+ * event are then copied up under the walks' own cmpxchg rule.
  */
 #include "lib/errno.h"
 #include "timer/timer.h"
@@ -142,7 +143,8 @@ static struct tmigr_group *tmigr_get_group(int cpu, unsigned int node,
 
 /*
  * Make @child the next child of @parent.  The mask is visible before the
- * parent pointer, which walkers read with acquire (RACES.md 7).
+ * parent pointer, which walkers read with acquire (docs/races.md, "Walker
+ * reaches a new parent before its mask").
  * Pre: tmigr_setup_lock held.
  */
 static void tmigr_connect(struct tmigr_group *child,
@@ -215,7 +217,8 @@ static void tmigr_sync_up(struct tmigr_group *child)
  * Connect @old_root into slot 0 of the new @root, which pre-accounted it.
  * Below the cross-node level the old root's node gets groups of its own up
  * to @root's level, so it never shares a group with another node there
- * (RACES.md 9).  Pre: tmigr_setup_lock held.
+ * (docs/races.md, "New node below the cross-node level").
+ * Pre: tmigr_setup_lock held.
  */
 static int tmigr_connect_old_root(struct tmigr_group *old_root,
 				  struct tmigr_group *root)
@@ -290,7 +293,8 @@ static int tmigr_add_cpu(unsigned int cpu)
 
 	/*
 	 * A new root: pre-account the old root as child 0, and give the
-	 * root its own mask 0 in advance for the next one (RACES.md 7).
+	 * root its own mask 0 in advance for the next one (docs/races.md,
+	 * "Walker reaches a new parent before its mask").
 	 */
 	if (fresh_top && old_root) {
 		WRITE_ONCE(top->num_children, 1);
@@ -306,7 +310,7 @@ static int tmigr_add_cpu(unsigned int cpu)
 
 	/*
 	 * The old root plus the new branch: two children (one would be the
-	 * first CPU's own root, RACES.md 8).
+	 * first CPU's own root; docs/races.md, "New root with two children").
 	 */
 	if (fresh_top && old_root && top->num_children == 2) {
 		int ret = tmigr_connect_old_root(old_root, top);
@@ -390,7 +394,7 @@ int tmigr_init(unsigned int ncpus, unsigned int nnodes)
 	}
 
 	/*
-	 * The seed's estimate: levels to hold a node's CPUs, then levels to
+	 * Linux's estimate: levels to hold a node's CPUs, then levels to
 	 * join the nodes.  Its CPUs per node, ncpus / nnodes rounded up, is
 	 * never more than the largest node, which is what must fit.
 	 */

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * timer/tmigr_trace.h - the pull hierarchy's tracepoints (seed patch 010).
+ * timer/tmigr_trace.h - the pull hierarchy's tracepoints (Linux's
+ * include/trace/events/timer_migration.h).
  *
- * The seed's events and fields, with group ids (tmigr_group_get()'s, -1
+ * Linux's events and fields, with group ids (tmigr_group_get()'s, -1
  * for none) where Linux prints pointers, and numa=-1 for groups at or
  * above the cross-node level.  Each is timer_env_trace() of an event of
  * lib/trace_events.h: disabled, a test and a branch, and the arguments

@@ -1,7 +1,8 @@
 /*
  * `selftest=bench` (explicit only): the figures `make bench` collects.
  *
- *  - enqueue_dequeue: the seed's micro-benchmark.  On the test CPU, with a
+ *  - enqueue_dequeue: the micro-benchmark of Linux's pull-model series
+ *    (the cover letter of its 6.9 merge).  On the test CPU, with a
  *    quarter of the other CPUs busy, mod_timer() then timer_delete() of one
  *    global timer, 1000 times; BENCH_REPS repetitions; ns per pair.
  *  - floor: the same loop calling two empty out-of-line functions: what

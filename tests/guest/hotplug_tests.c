@@ -1,5 +1,5 @@
 /*
- * CPU offline and online at run time (issue 9, kernel/hotplug.h).
+ * CPU offline and online at run time (kernel/hotplug.h, docs/hotplug.md).
  *
  * Going offline moves every timer of the CPU, pinned ones included, to the
  * controller with its expiry unchanged; the parked CPU is not woken by

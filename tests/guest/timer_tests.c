@@ -1,5 +1,5 @@
 /*
- * The timer wheel in the guest (issue 5): timers on every CPU expire no
+ * The timer wheel in the guest: timers on every CPU expire no
  * earlier than asked and within their level's granularity; a pinned timer
  * queued on a remote idle CPU costs it exactly one IPI wake; a deferrable
  * timer never wakes an idle CPU; add_timer_on() without TIMER_PINNED warns

@@ -1,5 +1,5 @@
 /*
- * The pull hierarchy on the real machine (issue 6): its shape follows the
+ * The pull hierarchy on the real machine: its shape follows the
  * topology, its state follows who is idle, and a global timer of an idle
  * CPU is expired where the timer model says, without waking that CPU.
  *

@@ -1,5 +1,5 @@
 /*
- * `selftest=torture` (explicit only, issue 9): for torture_ms= every
+ * `selftest=torture` (explicit only, docs/torture.md): for torture_ms= every
  * online CPU arms, re-arms, cancels and deletes timers at random (seeded
  * by torture_seed=), busy in bursts and idle between them, while the boot
  * CPU (the controller) takes CPUs offline and brings them back.  At the
@@ -47,6 +47,7 @@
 #include "kernel/smp_call.h"
 #include "kernel/tick.h"
 #include "lib/atomic.h"
+#include "lib/rand.h"
 #include "timer/timer.h"
 
 extern struct boot_options boot_opts;
@@ -112,32 +113,15 @@ static unsigned tt_hotplug_errors, tt_stuck;
 static int tt_hotplug_err_code;
 static unsigned tt_hotplug_err_cpu;
 
-/* xorshift64*: per CPU, so a seed gives each CPU the same op sequence. */
-static uint64_t tt_rnd(uint64_t *s)
-{
-	uint64_t x = *s;
-
-	x ^= x >> 12;
-	x ^= x << 25;
-	x ^= x >> 27;
-	*s = x;
-	return x * 0x2545f4914f6cdd1dULL;
-}
-
+/* lib/rand.h: per CPU, so a seed gives each CPU the same op sequence. */
 static unsigned tt_below(uint64_t *s, unsigned n)
 {
-	return (unsigned)(((tt_rnd(s) >> 32) * n) >> 32);
+	return rand_below(s, n);
 }
 
-/* splitmix64 of seed and CPU: distinct, never-zero xorshift states. */
 static uint64_t tt_seed_cpu(uint64_t seed, unsigned cpu)
 {
-	uint64_t z = seed + (cpu + 1) * 0x9e3779b97f4a7c15ULL;
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	z ^= z >> 31;
-	return z ? z : 1;
+	return rand_seed(seed, cpu);
 }
 
 static void atomic_max(uint64_t *p, uint64_t v)

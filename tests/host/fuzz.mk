@@ -6,9 +6,11 @@
 # (-fno-builtin and the k_ rename headers) it reuses: the parsers are the
 # kernel's own drivers/acpi.c, kernel/bootinfo.c, kernel/cmdline.c and
 # kernel/scenario_opts.c, built for the host with clang under
-# -fsanitize=fuzzer, ASan and UBSan.  docs/fuzzing.md says how to use them.
+# -fsanitize=fuzzer, ASan and UBSan, and the replay's trace parser
+# (tests/host/sim/replay_*.c, host code: no rename headers).
+# docs/fuzzing.md says how to use them.
 # Provides:
-#   $(BUILD)/fuzz/fuzz_{acpi,bootinfo,cmdline}   the fuzzers
+#   $(BUILD)/fuzz/fuzz_{acpi,bootinfo,cmdline,replay}   the fuzzers
 #   $(BUILD)/host/fuzz_smoke   FUZZ_SMOKE_SECONDS of each (host-tests)
 #   fuzz                       FUZZ_SECONDS of each, corpus kept in
 #                              $(BUILD)/fuzz/work (FUZZ_TARGETS= to pick,
@@ -23,25 +25,29 @@ FUZZ_CFLAGS := -std=gnu11 -O1 -g -Wall -Wextra -Werror -I. \
 	-fno-omit-frame-pointer $(FUZZ_SAN)
 FUZZ_SECONDS ?= 300
 FUZZ_SMOKE_SECONDS ?= 6
-FUZZ_TARGETS ?= acpi bootinfo cmdline
+FUZZ_TARGETS ?= acpi bootinfo cmdline replay
 FUZZ_JOBS ?= 1
 
 FUZZ_DIR := $(BUILD)/fuzz
 FUZZ_OBJDIR := $(FUZZ_DIR)/obj
-FUZZ_BINS := $(patsubst %,$(FUZZ_DIR)/fuzz_%,acpi bootinfo cmdline)
+FUZZ_BINS := $(patsubst %,$(FUZZ_DIR)/fuzz_%,acpi bootinfo cmdline replay)
 
 FUZZ_LIB_SRCS := lib/printf.c lib/string.c
 FUZZ_acpi_SRCS := drivers/acpi.c $(FUZZ_LIB_SRCS)
 FUZZ_bootinfo_SRCS := kernel/bootinfo.c $(FUZZ_LIB_SRCS)
-# trace= values are checked by lib/trace_events.c (issue 8), where it exists.
+# trace= values are checked by lib/trace_events.c.
 FUZZ_cmdline_SRCS := kernel/cmdline.c kernel/scenario_opts.c lib/parse.c \
 	$(wildcard lib/trace_events.c) $(FUZZ_LIB_SRCS)
+
+FUZZ_replay_SRCS := tests/host/sim/replay_parse.c \
+	tests/host/sim/replay_class.c tests/host/sim/replay_read.c
+FUZZ_HOSTSIM_OBJS := $(patsubst %.c,$(FUZZ_OBJDIR)/%.o,$(FUZZ_replay_SRCS))
 
 FUZZ_KERNEL_SRCS := $(sort $(FUZZ_acpi_SRCS) $(FUZZ_bootinfo_SRCS) \
 	$(FUZZ_cmdline_SRCS))
 FUZZ_KERNEL_OBJS := $(patsubst %.c,$(FUZZ_OBJDIR)/%.o,$(FUZZ_KERNEL_SRCS))
 FUZZ_HARNESS_OBJS := $(patsubst %,$(FUZZ_OBJDIR)/tests/host/fuzz/fuzz_%.o,\
-	acpi bootinfo cmdline)
+	acpi bootinfo cmdline replay)
 
 # The code under test gets coverage feedback; only the link adds
 # libFuzzer's main().
@@ -50,7 +56,7 @@ $(FUZZ_KERNEL_OBJS): $(FUZZ_OBJDIR)/%.o: %.c
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link \
 		$(HOST_KERNEL_CFLAGS) -MMD -MP -c $< -o $@
 
-$(FUZZ_HARNESS_OBJS): $(FUZZ_OBJDIR)/%.o: %.c
+$(FUZZ_HARNESS_OBJS) $(FUZZ_HOSTSIM_OBJS): $(FUZZ_OBJDIR)/%.o: %.c
 	@mkdir -p $(@D)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -MMD -MP \
 		-c $< -o $@
@@ -60,8 +66,9 @@ fuzz_objs = $(FUZZ_OBJDIR)/tests/host/fuzz/fuzz_$(1).o \
 $(FUZZ_DIR)/fuzz_acpi: $(call fuzz_objs,acpi)
 $(FUZZ_DIR)/fuzz_bootinfo: $(call fuzz_objs,bootinfo)
 $(FUZZ_DIR)/fuzz_cmdline: $(call fuzz_objs,cmdline)
+$(FUZZ_DIR)/fuzz_replay: $(call fuzz_objs,replay)
 $(FUZZ_BINS):
-	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer $^ -o $@
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer $^ -lz -o $@
 
 # make test runs this like a unit-test binary: Check-style lines, exit 0
 # iff no fuzzer crashed, timed out or broke an invariant.
@@ -86,4 +93,5 @@ fuzz-merge: $(FUZZ_BINS)
 fuzz-seeds: kernel
 	$(PYTHON) tests/host/fuzz/seed_from_boot.py
 
--include $(FUZZ_KERNEL_OBJS:.o=.d) $(FUZZ_HARNESS_OBJS:.o=.d)
+-include $(FUZZ_KERNEL_OBJS:.o=.d) $(FUZZ_HARNESS_OBJS:.o=.d) \
+	$(FUZZ_HOSTSIM_OBJS:.o=.d)

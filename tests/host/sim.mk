@@ -10,6 +10,11 @@
 #   $(BUILD)/host/tmigr_stress_tsan  pthreads as CPUs under TSan (host-tests)
 #   sim-bench                        the simulator at -O2 without sanitizers,
 #                                    default list with 10x the steps
+#   $(BUILD)/host/replay_tests       Check tests of the trace parser and the
+#                                    replay (host-tests)
+#   replay                           make replay TRACE=FILE [NODES=MAP]
+#                                    [MODEL=pull|push|local|all]: the trace
+#                                    under each model (docs/replay.md)
 #   sim-torture                      the same binary, --torture: 10 million
 #                                    operations with CPUs going offline and
 #                                    late IPIs at 64, 512 and 4096 CPUs
@@ -25,7 +30,7 @@ $(SIM_OBJS): $(SIM_OBJDIR)/%.o: %.c
 
 $(BUILD)/host/tmigr_sim: $(TIMER_CORE_OBJS) $(SIM_OBJS)
 	@mkdir -p $(@D)
-	$(HOST_CC) $(TIMER_HOST_CFLAGS) $^ -o $@
+	$(HOST_CC) $(TIMER_HOST_CFLAGS) $^ -lz -o $@
 
 HOST_TEST_BINS += $(BUILD)/host/tmigr_sim
 host-tests: $(BUILD)/host/tmigr_sim
@@ -38,7 +43,7 @@ sim-bench: $(BUILD)/host/tmigr_sim_bench
 $(BUILD)/host/tmigr_sim_bench: $(TIMER_CORE_SRCS) $(SIM_SRCS) \
 		$(wildcard timer/*.h tests/host/env/*.h tests/host/sim/*.h)
 	@mkdir -p $(@D)
-	$(HOST_CC) $(TIMER_BENCH_CFLAGS) $(TIMER_CORE_SRCS) $(SIM_SRCS) -o $@
+	$(HOST_CC) $(TIMER_BENCH_CFLAGS) $(TIMER_CORE_SRCS) $(SIM_SRCS) -lz -o $@
 
 # SIM_TORTURE_MODEL=all runs push and local too; SIM_TORTURE_OPS, _FAULTS
 # and _ARGS (extra options, e.g. --ipi-delay) change the runs.  Fails at the
@@ -60,6 +65,32 @@ sim-torture: $(BUILD)/host/tmigr_sim_bench
 			$(SIM_TORTURE_ARGS) || rc=1; \
 	done; exit $$rc
 
+# The replay's tests link the simulator without its main().
+REPLAY_TEST_SRCS := tests/host/replay/test_replay.c tests/host/main.c
+REPLAY_OBJDIR := $(BUILD)/host/replay-obj
+REPLAY_TEST_OBJS := $(patsubst %.c,$(REPLAY_OBJDIR)/%.o,$(REPLAY_TEST_SRCS))
+$(REPLAY_TEST_OBJS): $(REPLAY_OBJDIR)/%.o: %.c
+	@mkdir -p $(@D)
+	$(HOST_CC) $(TIMER_HOST_CFLAGS) $(TIMER_CHECK_CFLAGS) -MMD -MP -c $< -o $@
+$(BUILD)/host/replay_tests: $(TIMER_CORE_OBJS) \
+		$(filter-out $(SIM_OBJDIR)/tests/host/sim/main.o,$(SIM_OBJS)) \
+		$(REPLAY_TEST_OBJS)
+	@mkdir -p $(@D)
+	$(HOST_CC) $(TIMER_HOST_CFLAGS) $^ $(TIMER_CHECK_LIBS) -lz -o $@
+
+HOST_TEST_BINS += $(BUILD)/host/replay_tests
+host-tests: $(BUILD)/host/replay_tests
+
+# A trace under every model, at -O2 (the 20 s traces take a second).
+TRACE ?=
+NODES ?=
+MODEL ?= all
+.PHONY: replay
+replay: $(BUILD)/host/tmigr_sim_bench
+	@test -n "$(TRACE)" || { echo "usage: make replay TRACE=FILE[.gz] [NODES=0-3:4-7] [MODEL=pull]"; exit 2; }
+	$(BUILD)/host/tmigr_sim_bench --replay $(TRACE) --model $(MODEL) \
+		$(if $(NODES),--nodes $(NODES))
+
 # Real threads race only under TSan; everything is rebuilt with it.
 STRESS_SRCS := $(wildcard tests/host/stress/*.c)
 $(BUILD)/host/tmigr_stress_tsan: $(TIMER_CORE_SRCS) $(STRESS_SRCS) \
@@ -70,4 +101,4 @@ $(BUILD)/host/tmigr_stress_tsan: $(TIMER_CORE_SRCS) $(STRESS_SRCS) \
 HOST_TEST_BINS += $(BUILD)/host/tmigr_stress_tsan
 host-tests: $(BUILD)/host/tmigr_stress_tsan
 
--include $(SIM_OBJS:.o=.d)
+-include $(SIM_OBJS:.o=.d) $(REPLAY_TEST_OBJS:.o=.d)

@@ -20,7 +20,10 @@
 
 #define HTT		(UINT32_C(1) << 28)
 #define LVL(type, sub)	(((uint32_t)(type) << 8) | (sub))
+/* Unformatted: clang-format 14 reads "(cores) - 1" as a cast of -1. */
+/* clang-format off */
 #define L4_DCACHE(cores) ((((uint32_t)(cores) - 1) << 26) | 0x121)
+/* clang-format on */
 
 struct fake_entry {
 	uint32_t leaf, sub;

@@ -53,10 +53,10 @@ START_TEST(test_errors)
 {
 	ck_assert_int_eq(parse("ping"), -22);
 	ck_assert_str_eq(err, "scenario: unknown scenario 'ping' (known: "
-			 "one_busy, all_idle, busy_per_node)");
+			 "one_busy, all_idle, busy_per_node, mixed)");
 	ck_assert_int_eq(parse("one_busy,speed=3"), -22);
 	ck_assert_str_eq(err, "scenario: unknown key 'speed' (expected "
-			 "period_ms=, duration_ms=, busy=, hotplug=)");
+			 "period_ms=, duration_ms=, busy=, hotplug=, seed=)");
 	ck_assert_int_eq(parse("one_busy,3"), -22);
 	ck_assert_str_eq(err, "scenario: '3' is not key=value");
 	ck_assert_int_eq(parse("one_busy,period_ms=3,4"), -22);
@@ -111,6 +111,27 @@ START_TEST(test_hotplug_errors)
 }
 END_TEST
 
+START_TEST(test_mixed_seed)
+{
+	ck_assert_int_eq(parse("mixed"), 0);
+	ck_assert_int_eq(o.kind, SCENARIO_MIXED);
+	ck_assert_uint_eq(o.seed, 1);
+	ck_assert_int_eq(parse("mixed,seed=0,duration_ms=300"), 0);
+	ck_assert_uint_eq(o.seed, 0);
+	ck_assert_uint_eq(o.duration_ms, 300);
+	ck_assert_int_eq(parse("mixed,seed=4294967295"), 0);
+	ck_assert_uint_eq(o.seed, 4294967295u);
+	ck_assert_int_eq(parse("mixed,seed=-1"), -22);
+	ck_assert_str_eq(err, "scenario: bad seed '-1' (expected an unsigned "
+			 "number)");
+	ck_assert_int_eq(parse("mixed,busy=1"), -22);
+	ck_assert_str_eq(err, "scenario: mixed takes no busy= or hotplug= (its "
+			 "CPUs go busy and idle at random)");
+	ck_assert_int_eq(parse("mixed,hotplug=1@10"), -22);
+	ck_assert_str_eq(scenario_name(SCENARIO_MIXED), "mixed");
+}
+END_TEST
+
 static Suite *scenario_suite(void)
 {
 	Suite *s = suite_create("scenario_opts");
@@ -121,6 +142,7 @@ static Suite *scenario_suite(void)
 	tcase_add_test(tc, test_errors);
 	tcase_add_test(tc, test_hotplug_entries);
 	tcase_add_test(tc, test_hotplug_errors);
+	tcase_add_test(tc, test_mixed_seed);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -300,7 +300,7 @@ START_TEST(events_table_is_consistent)
 	}
 	ck_assert_ptr_null(trace_event_name(TRACE_NR_EVENTS));
 	ck_assert_uint_eq(trace_event_nargs(TRACE_NR_EVENTS), 0);
-	/* 13 tmigr events from seed patch 010, then the wheel's. */
+	/* Linux's 13 timer_migration events, then the wheel's. */
 	ck_assert_str_eq(trace_event_name(TRACE_tmigr_group_set),
 			 "tmigr_group_set");
 	ck_assert_uint_eq(TRACE_timer_start, 13);

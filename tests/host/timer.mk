@@ -6,8 +6,9 @@
 # the host environment tests/host/env/timer_env.h (found through
 # -Itests/host/env), never against kernel headers.  Provides:
 #   $(BUILD)/host/timer_tests   unit tests, part of host-tests
-#   timer-bench                 $(BUILD)/host/timer_bench, the seed's
-#                               enqueue/dequeue micro-benchmark
+#   timer-bench                 $(BUILD)/host/timer_bench, the enqueue/
+#                               dequeue micro-benchmark of Linux's pull-model
+#                               series
 
 TIMER_HOST_CFLAGS := -std=gnu11 -O1 -g -Wall -Wextra -Werror -I. \
 	-Itests/host/env -include tests/host/env/timer_rename.h \
@@ -24,6 +25,7 @@ TIMER_TEST_SRCS := tests/host/timer/test_timer.c \
 	tests/host/timer/test_tracepoints.c \
 	tests/host/timer/test_timer_hotplug.c \
 	tests/host/timer/test_timer_peek.c \
+	tests/host/timer/test_timer_liveness.c \
 	tests/host/main.c
 
 TIMER_OBJDIR := $(BUILD)/host/timer-obj

@@ -27,7 +27,7 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(HERE)))
 CORPUS = os.path.join(HERE, "corpus")
-TARGETS = ["acpi", "bootinfo", "cmdline"]
+TARGETS = ["acpi", "bootinfo", "cmdline", "replay"]
 # libFuzzer's default max_len is the largest seed or 4096; a SLIT of more
 # than ACPI_SLIT_MAX (64) localities needs 44 + 65 * 65 bytes and more.
 EXTRA = {"acpi": ["-max_len=16384"]}

@@ -12,7 +12,8 @@
  * request in ten, and one whose point does not come within REQ_STEPS
  * steps, happens between two actions of the workload instead; under push
  * and local, which walk nothing, all do.  Half the time the CPU picked is
- * a busy one: the only busy CPU going away is RACES.md 13.
+ * a busy one: the only busy CPU going away is docs/races.md, "Last active
+ * CPU goes offline".
  *
  * Going offline is what the kernel's hotplug does (kernel/hotplug.c): an
  * idle CPU is woken first, so it goes down running; tmigr_cpu_offline() on
@@ -211,7 +212,8 @@ static unsigned int random_online(struct sim *s, unsigned int not1,
 
 /*
  * A busy online CPU other than @self, the first from a random one on, or
- * NO_CPU.  Taking the only busy CPU offline is the case of RACES.md 13,
+ * NO_CPU.  Taking the only busy CPU offline is the case of docs/races.md,
+ * "Last active CPU goes offline",
  * which random picks, mostly idle CPUs that are woken first, rarely hit.
  */
 static unsigned int busy_online(struct sim *s, unsigned int self)

@@ -9,6 +9,10 @@
  *   tmigr_sim --torture [--ops N] [--faults offline,ipi-delay|none]
  *             [--ipi-delay J] [--offline-rate P] [the options above]
  *   tmigr_sim [--list] [--scale X]
+ *   tmigr_sim --replay FILE[.gz] [--nodes MAP|K] [--model M] [the options
+ *             above but --cpus, --hz, --steps: those come from the trace]
+ *             a Linux trace under each model (replay_main.c, no --model:
+ *             all three)
  *
  * With no argument (as the test harness runs it) or with --list it runs
  * the default list: 8, 64, 512 and 4096 CPUs in several shapes, each under
@@ -28,7 +32,9 @@
  * default list ends with a short torture run; `make sim-torture` runs 10
  * million operations at 64, 512 and 4096 CPUs.
  *
- * One summary line per run; with the list, also a line in Check's verbose
+ * One summary line per run, ending with bound.c's fields (lower_bound=,
+ * res_1ms_pct=, res_10ms_pct=, lateness percentiles; docs/replay.md);
+ * with the list, also a line in Check's verbose
  * format ("file:line:P|F:suite:test:0: message") so tests/boot/run_tests.py
  * counts each run as a test.  Exit status: 0 all invariants held, 1 one
  * broke (the first is printed with step, CPU and timer), 2 bad usage or a
@@ -94,7 +100,7 @@ static unsigned long long global_wakes(const struct sim_stats *st)
 static void print_summary(const struct sim_config *c,
 			  const struct sim_stats *st, double ms)
 {
-	printf("sim cpus=%u nodes=%u shape=%s model=%s hz=%u seed=%llu wrap=%llu workload=%s steps=%llu armed=%llu modified=%llu expired=%llu cancelled=%llu pending=%llu early=%llu twice=%llu lost=%llu late_max_j=%llu violations=%llu wakes_idle=%llu wakes_global_busy=%llu wake_local=%llu local_empty=%llu wake_ipi=%llu wake_global=%llu global_empty=%llu wake_hier=%llu hier_empty=%llu hier_stale=%llu wake_tick=%llu wake_irq=%llu remote_expiries=%llu global_expired=%llu time_jumps=%llu busy_pct=%.1f ms=%.0f\n",
+	printf("sim cpus=%u nodes=%u shape=%s model=%s hz=%u seed=%llu wrap=%llu workload=%s steps=%llu armed=%llu modified=%llu expired=%llu cancelled=%llu pending=%llu early=%llu twice=%llu lost=%llu late_max_j=%llu violations=%llu wakes_idle=%llu wakes_global_busy=%llu wake_local=%llu local_empty=%llu wake_ipi=%llu wake_global=%llu global_empty=%llu wake_hier=%llu hier_empty=%llu hier_stale=%llu wake_tick=%llu wake_irq=%llu remote_expiries=%llu global_expired=%llu time_jumps=%llu busy_pct=%.1f ms=%.0f",
 	       c->cpus, c->nodes, sim_shape_name(c->shape),
 	       sim_model_name(c->model), c->hz, (unsigned long long)c->seed,
 	       (unsigned long long)c->wrap, c->steady ? "steady" : "mixed",
@@ -124,6 +130,8 @@ static void print_summary(const struct sim_config *c,
 	       (unsigned long long)st->time_jumps,
 	       st->steps ? 100.0 * st->busy_jiffies / st->steps / c->cpus : 0,
 	       ms);
+	sim_print_bound(st);
+	putchar('\n');
 	fflush(stdout);
 }
 
@@ -292,7 +300,8 @@ static void usage(void)
 		"                 [--verbose N] [--trace-timer T] [--trace-cpu C]\n"
 		"                 [--torture] [--ops N] [--faults offline,ipi-delay|none]\n"
 		"                 [--ipi-delay J] [--offline-rate P]\n"
-		"       tmigr_sim [--list] [--scale X]   (the default runs)\n");
+		"       tmigr_sim [--list] [--scale X]   (the default runs)\n"
+		"       tmigr_sim --replay FILE[.gz] [--nodes MAP|K] [--model M]\n");
 }
 
 int main(int argc, char **argv)
@@ -317,6 +326,7 @@ int main(int argc, char **argv)
 		{ "faults", required_argument, NULL, 'f' },
 		{ "ipi-delay", required_argument, NULL, 'd' },
 		{ "offline-rate", required_argument, NULL, 'r' },
+		{ "replay", required_argument, NULL, 'R' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct sim_config c = {
@@ -326,7 +336,8 @@ int main(int argc, char **argv)
 		.faults = SIM_FAULT_OFFLINE | SIM_FAULT_IPI_DELAY,
 		.ipi_delay = 3, .offline_rate = 20,
 	};
-	bool list = argc == 1, all = false, torture = false;
+	bool list = argc == 1, all = false, torture = false, model = false;
+	const char *replay = NULL, *nodes_arg = NULL;
 	double scale = 1;
 	int opt, ret;
 
@@ -337,6 +348,7 @@ int main(int argc, char **argv)
 			break;
 		case 'n':
 			c.nodes = (unsigned int)strtoul(optarg, NULL, 0);
+			nodes_arg = optarg;
 			break;
 		case 's':
 			c.seed = strtoull(optarg, NULL, 0);
@@ -377,6 +389,7 @@ int main(int argc, char **argv)
 		case 'm':
 			if (parse_model(optarg, &c.model, &all))
 				goto bad;
+			model = true;
 			break;
 		case 'X':
 			torture = true;
@@ -395,10 +408,16 @@ int main(int argc, char **argv)
 		case 'r':
 			c.offline_rate = (unsigned int)strtoul(optarg, NULL, 0);
 			break;
+		case 'R':
+			replay = optarg;
+			break;
 		default:
 			goto bad;
 		}
 	}
+	/* The trace gives CPUs, nodes (or --nodes as a map) and HZ. */
+	if (replay && optind == argc && !list && !torture)
+		return sim_replay_main(&c, replay, nodes_arg, all || !model);
 	if (optind != argc || (c.hz != 100 && c.hz != 250 && c.hz != 1000) ||
 	    !c.cpus || c.cpus > HOST_MAX_CPUS || !c.nodes ||
 	    c.nodes > SIM_MAX_NODES || c.nodes > c.cpus || scale <= 0 ||

@@ -99,9 +99,9 @@ static void next_jiffy(struct sim *s)
  * bases and its remote handling, the jiffy sometimes ends: on a real
  * machine the timekeeping CPU moves jiffies concurrently, and a timer of
  * the CPU's own that became due there is then met by the remote walk
- * (RACES.md 10).  At most once a step; the busy CPUs that ticked before
- * it then tick again for the new jiffy in the same step (run_jiffy()), as
- * their tick interrupts would.
+ * (docs/races.md, "Own due timer met in remote handling").  At most once
+ * a step; the busy CPUs that ticked before it then tick again for the new
+ * jiffy in the same step (run_jiffy()), as their tick interrupts would.
  */
 static void race_hook(int id)
 {
@@ -303,6 +303,18 @@ void sim_cpu_enter_idle(struct sim *s, unsigned int cpu)
 	c->idle_gen++;
 	s->nr_busy--;
 	host_cpu_idle[cpu] = true;
+	sim_resid_start(s, cpu, s->ev_ns ? s->ev_ns : s->now_ns);
+	program_idle(s, cpu);
+}
+
+/**
+ * sim_cpu_reprogram - idle CPU @cpu leaves an interrupt that changed its
+ * timers: program its wake-up again (no wake counted)
+ * @s: the run
+ * @cpu: an idle CPU
+ */
+void sim_cpu_reprogram(struct sim *s, unsigned int cpu)
+{
 	program_idle(s, cpu);
 }
 
@@ -313,7 +325,11 @@ void sim_cpu_enter_idle(struct sim *s, unsigned int cpu)
  */
 void sim_cpu_irq_exit(struct sim *s, unsigned int cpu)
 {
+	uint64_t ns = s->ev_ns ? s->ev_ns : s->now_ns;
+
 	s->st.wakes[WAKE_IRQ]++;
+	sim_resid_end(s, cpu, ns);
+	sim_resid_start(s, cpu, ns);
 	program_idle(s, cpu);
 }
 
@@ -328,6 +344,7 @@ void sim_cpu_exit_idle(struct sim *s, unsigned int cpu)
 
 	if ((int)cpu == s->cfg.trace_cpu)
 		sim_trace(s, "cpu=%u busy", cpu);
+	sim_resid_end(s, cpu, s->ev_ns ? s->ev_ns : s->now_ns);
 	host_set_cpu(cpu);
 	host_cpu_idle[cpu] = false;
 	timer_nohz_idle_exit();
@@ -356,6 +373,8 @@ static void wake_idle(struct sim *s, unsigned int cpu, enum sim_wake why)
 		return;
 	}
 	s->st.wakes[why]++;
+	sim_resid_end(s, cpu, s->now_ns);
+	sim_resid_start(s, cpu, s->now_ns);
 	if (why != WAKE_TICK)
 		s->st.wakes_idle++;
 	if ((why == WAKE_GLOBAL || why == WAKE_HIER) && s->nr_busy)
@@ -560,22 +579,27 @@ int sim_run(const struct sim_config *cfg, struct sim_stats *out)
 	s.ipi_scratch = calloc(cfg->cpus, sizeof(*s.ipi_scratch));
 	cur_sim = &s;
 	if (!s.cpus || !s.ipi_queue || !s.ipi_scratch || boot(&s) ||
-	    sim_work_init(&s) || sim_fault_init(&s)) {
+	    (cfg->replay ? sim_replay_init(&s) : sim_work_init(&s)) ||
+	    sim_fault_init(&s)) {
 		fprintf(stderr, "sim: cannot set up cpus=%u nodes=%u shape=%s\n",
 			cfg->cpus, cfg->nodes, sim_shape_name(cfg->shape));
 		goto out;
 	}
 	sim_watchdog_arm(&s);
 	/* --ops: as many steps as the operations take. */
-	for (s.step = 1; cfg->ops ? s.st.ops < cfg->ops : s.step <= cfg->steps;
-	     s.step++) {
+	for (s.step = 1; cfg->replay ? !sim_replay_done(&s) :
+	     cfg->ops ? s.st.ops < cfg->ops : s.step <= cfg->steps; s.step++) {
 		sim_watchdog_step(s.step);
 		s.jumped = false;
 		next_jiffy(&s);
+		sim_bound_step(&s);
 		run_jiffy(&s);
 		if (s.fault)
 			sim_fault_step(&s);
-		sim_work_step(&s);
+		if (cfg->replay)
+			sim_replay_step(&s);
+		else
+			sim_work_step(&s);
 		sim_work_check(&s);
 		sim_check_hierarchy(&s);
 		if (s.fault)
@@ -588,6 +612,9 @@ int sim_run(const struct sim_config *cfg, struct sim_stats *out)
 		s.st.steps++;
 	}
 	sim_watchdog_disarm();
+	sim_resid_finish(&s);
+	if (cfg->replay)
+		sim_replay_finish(&s);
 	sim_work_finish(&s);
 	ret = s.st.violations ? 1 : 0;
 out:

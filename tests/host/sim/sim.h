@@ -5,7 +5,8 @@
  * The simulator drives the real timer/ sources through the host environment
  * (tests/host/env/timer_env.h): one OS thread plays every CPU in turn by
  * setting host_cpu, virtual time advances a jiffy per step, and after each
- * step the invariants of DESIGN.md are checked.  Files:
+ * step the invariants of docs/design.md ("Testing and measuring") are
+ * checked.  Files:
  *
  *   main.c    command line, the default run list, summary lines
  *   sim.c     boot, the per-jiffy loop, CPU busy/idle/wake transitions
@@ -15,6 +16,8 @@
  *   topo.c    the CPU-to-node/core shapes
  *   fault.c   torture faults: CPUs going offline and online inside other
  *             CPUs' walks, delayed and coalesced wake-up IPIs
+ *   bound.c   the lower bound of idle wakes, idle residency, lateness
+ *   replay*.c a Linux trace as the workload (replay.h)
  */
 #ifndef TESTS_HOST_SIM_SIM_H
 #define TESTS_HOST_SIM_SIM_H
@@ -24,6 +27,8 @@
 
 #include "timer/timer.h"
 #include "tests/host/sim/rng.h"
+
+struct rp_trace;
 
 #define SIM_MAX_NODES	64
 
@@ -50,6 +55,8 @@ struct sim_config {
 	unsigned int faults;	/* SIM_FAULT_* */
 	unsigned int ipi_delay;	/* jiffies an IPI may be late, at most */
 	unsigned int offline_rate;	/* permille a step, per 64 CPUs */
+	const struct rp_trace *replay;	/* the workload, else work.c's */
+	const uint16_t *node_of;	/* CPU to node, else @shape's */
 };
 
 /* Why an idle CPU's wake-up was programmed or delivered. */
@@ -123,6 +130,17 @@ struct sim_stats {
 	uint64_t ipis_dropped;	/* in flight to a CPU that went offline */
 	uint64_t add_on_offline;	/* add_timer_on() of an offline CPU */
 	uint64_t late_relaxed;	/* expiries that needed the fault slack */
+	/* bound.c */
+	uint64_t lb_pinned;	/* jiffies x idle CPUs with a pinned timer due */
+	uint64_t lb_global;	/* all-idle jiffies with only movable ones due */
+	uint64_t idle_ns;	/* idle time, summed over CPUs */
+	uint64_t idle_1ms_ns;	/* of it in idle periods of >= 1 ms */
+	uint64_t idle_10ms_ns;	/* and >= 10 ms */
+#define SIM_LATE_BINS	65	/* jiffies 0..63, then 64 or more */
+	uint64_t late_hist[SIM_LATE_BINS];	/* non-exempt expiries */
+	uint64_t late_n;
+	uint64_t late_l0_hist[SIM_LATE_BINS];	/* movable, wheel level 0 */
+	uint64_t late_l0_n;
 };
 
 /* One virtual CPU as the simulator sees it. */
@@ -142,6 +160,7 @@ struct sim_cpu {
 	uint64_t ipi_at_j;	/* the waiting IPI arrives at this jiffy */
 	uint64_t off_j;		/* DYING: jiffy of tmigr_cpu_offline() */
 	uint64_t until_j;	/* DYING: timers_cpu_dead(); DEAD: back up */
+	uint64_t idle_since_ns;	/* start of the current idle period */
 };
 
 /* A timer of the workload, with what the simulator knows about it. */
@@ -152,6 +171,7 @@ struct sim_timer {
 	bool pending;		/* armed and not yet expired or cancelled */
 	bool reported;		/* overdue already counted as lost */
 	bool armed_idle;	/* armed while @cpu was idle */
+	bool lb_done;		/* bound.c counted its bucket */
 	unsigned int cpu;	/* the base's CPU while pending */
 	unsigned int level;	/* wheel level chosen at enqueue */
 	uint64_t expires;
@@ -189,6 +209,11 @@ struct sim {
 	unsigned int ctx_cpu;	/* the CPU of ctx */
 	bool faulted;		/* a fault fired inside the current call */
 	struct sim_fault *fault;	/* fault.c's state, NULL: no faults */
+	uint64_t ev_ns;		/* replay: the event's own time, else 0 */
+	/* replay: a timer expired (instead of work.c's periodic re-arm) */
+	void (*expire_hook)(struct sim *s, struct sim_timer *st,
+			    unsigned int cpu, uint64_t now_j);
+	struct rp_run *run;	/* replay.c's state */
 };
 
 /* "None" for ns values (jiffies wrap, so they have no free value). */
@@ -215,6 +240,26 @@ void sim_cpu_enter_idle(struct sim *s, unsigned int cpu);
 void sim_cpu_exit_idle(struct sim *s, unsigned int cpu);
 void sim_cpu_irq_exit(struct sim *s, unsigned int cpu);
 void sim_deliver_ipis(struct sim *s);
+void sim_cpu_reprogram(struct sim *s, unsigned int cpu);
+
+/* bound.c */
+void sim_bound_step(struct sim *s);
+void sim_resid_start(struct sim *s, unsigned int cpu, uint64_t ns);
+void sim_resid_end(struct sim *s, unsigned int cpu, uint64_t ns);
+void sim_resid_finish(struct sim *s);
+void sim_note_late(struct sim *s, const struct sim_timer *st, uint64_t late);
+double sim_resid_pct(uint64_t part, uint64_t idle_ns);
+void sim_print_bound(const struct sim_stats *st);
+
+/* replay.c */
+int sim_replay_init(struct sim *s);
+bool sim_replay_done(const struct sim *s);
+void sim_replay_step(struct sim *s);
+void sim_replay_finish(struct sim *s);
+
+/* replay_main.c */
+int sim_replay_main(const struct sim_config *c, const char *file,
+		    const char *nodes_arg, bool all);
 
 /* fault.c */
 int sim_fault_init(struct sim *s);
@@ -246,6 +291,11 @@ struct sim_timer *sim_cpu_first_events(struct sim *s, unsigned int cpu,
 				       uint64_t *local, uint64_t *global);
 unsigned int sim_work_move_timers(struct sim *s, unsigned int from,
 				  unsigned int to, uint64_t since_j);
+int sim_work_init_pool(struct sim *s, unsigned int n);
+void sim_work_set_kind(struct sim *s, struct sim_timer *st, uint32_t kind);
+void sim_work_arm(struct sim *s, struct sim_timer *st, uint64_t expires,
+		  int add_on_cpu);
+void sim_work_cancel(struct sim *s, struct sim_timer *st);
 
 /* check.c */
 bool sim_check_boot(struct sim *s);

@@ -8,7 +8,8 @@
  *   uneven       contiguous blocks of sizes 1x, 2x, 3x, 1x, ... so nodes
  *                fill level-0 groups unevenly and some have a lone CPU;
  *   interleaved  CPU i on node i % nodes: every node's first CPU arrives
- *                before any node has two, the case of RACES.md entry 9;
+ *                before any node has two, the case of docs/races.md,
+ *                "New node below the cross-node level";
  *   smt          even blocks, CPUs 2k and 2k+1 siblings of one core.
  */
 #include <string.h>
@@ -98,7 +99,7 @@ static unsigned int weight_uneven(unsigned int node)
 
 /**
  * sim_topo_apply - set host_cpu_node[], host_cpu_core[], host_nr_nodes
- * @cfg: cpus, nodes (1..SIM_MAX_NODES, <= cpus) and shape
+ * @cfg: cpus, nodes (1..SIM_MAX_NODES, <= cpus) and shape, or node_of
  *
  * Pre: host_env_reset(cfg->cpus) done.  Returns 0, or -1 on a bad shape
  * (smt needs an even number of CPUs per node).
@@ -107,6 +108,13 @@ int sim_topo_apply(const struct sim_config *cfg)
 {
 	unsigned int cpus = cfg->cpus, nodes = cfg->nodes;
 
+	if (cfg->node_of) {
+		/* A replayed trace's map: any order, checked when parsed. */
+		for (unsigned int c = 0; c < cpus; c++)
+			host_cpu_node[c] = cfg->node_of[c];
+		host_nr_nodes = nodes;
+		return 0;
+	}
 	switch (cfg->shape) {
 	case SHAPE_EVEN:
 		apply_blocks(cpus, nodes, weight_even);

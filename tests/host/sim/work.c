@@ -87,7 +87,7 @@ static bool exempt(const struct sim *s, const struct sim_timer *st)
 {
 	const struct sim_cpu *c = &s->cpus[st->cpu];
 
-	return st->kind == TIMER_DEFERRABLE &&
+	return (st->kind & TIMER_DEFERRABLE) &&
 	       (st->armed_idle || !c->busy || c->idle_gen != st->idle_gen);
 }
 
@@ -132,6 +132,7 @@ static void note_enqueued(struct sim *s, struct sim_timer *st,
 		list_del_timer(st);
 	st->pending = true;
 	st->reported = false;
+	st->lb_done = false;
 	st->expires = expires;
 	st->slack = 0;
 	st->cpu = st->t.flags & TIMER_CPUMASK;
@@ -278,6 +279,7 @@ static void sim_timer_fn(struct timer_list *t)
 	} else if (!exempt(s, st) && !st->reported) {
 		uint64_t late = now - st->expires;
 
+		sim_note_late(s, st, late);
 		if (late > s->st.late_max_j)
 			s->st.late_max_j = late;
 		if (late > base_bound(st))
@@ -306,7 +308,9 @@ static void sim_timer_fn(struct timer_list *t)
 	list_del_timer(st);
 	st->pending = false;
 	s->st.expired++;
-	if (st->period) {
+	if (s->expire_hook) {
+		s->expire_hook(s, st, cpu, now);
+	} else if (st->period) {
 		struct sim_rng r;
 
 		sim_rng_at(&r, s->cfg.seed, now, st->id);
@@ -343,6 +347,64 @@ int sim_work_init(struct sim *s)
 		timer_setup(&st->t, sim_timer_fn, st->kind);
 	}
 	return 0;
+}
+
+/**
+ * sim_work_init_pool - @n timers, global, not periodic, for a replay
+ * @s: the run, booted
+ * @n: how many
+ *
+ * Returns 0, or -1 if out of memory.
+ */
+int sim_work_init_pool(struct sim *s, unsigned int n)
+{
+	work_sim = s;
+	s->nr_timers = n;
+	s->timers = calloc(n ? n : 1, sizeof(*s->timers));
+	if (!s->timers)
+		return -1;
+	for (unsigned int i = 0; i < n; i++) {
+		s->timers[i].id = i;
+		timer_setup(&s->timers[i].t, sim_timer_fn, 0);
+	}
+	return 0;
+}
+
+/** sim_work_set_kind - @st (cancelled if pending) gets flags @kind */
+void sim_work_set_kind(struct sim *s, struct sim_timer *st, uint32_t kind)
+{
+	if (st->kind == kind)
+		return;
+	if (st->pending)
+		cancel(s, st, false);
+	st->kind = kind;
+	timer_setup(&st->t, sim_timer_fn, kind);
+}
+
+/**
+ * sim_work_arm - arm @st for @expires from the current CPU: mod_timer(),
+ * or add_timer_on(@add_on_cpu) if that is >= 0 (cancelled first if pending)
+ * @s: the run
+ * @st: the timer
+ * @expires: jiffies
+ * @add_on_cpu: the CPU for add_timer_on(), or -1
+ */
+void sim_work_arm(struct sim *s, struct sim_timer *st, uint64_t expires,
+		  int add_on_cpu)
+{
+	if (add_on_cpu < 0) {
+		arm(s, st, expires, ARM_MOD, 0);
+		return;
+	}
+	if (st->pending)
+		cancel(s, st, false);
+	arm(s, st, expires, ARM_ADD_ON, (unsigned int)add_on_cpu);
+}
+
+/** sim_work_cancel - timer_delete(@st) from the current CPU */
+void sim_work_cancel(struct sim *s, struct sim_timer *st)
+{
+	cancel(s, st, false);
 }
 
 /* One timer operation by CPU @cpu (busy, or idle in an interrupt). */

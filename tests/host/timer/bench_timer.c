@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * tests/host/timer/bench_timer.c - the seed's enqueue/dequeue loop, host.
+ * tests/host/timer/bench_timer.c - the enqueue/dequeue loop of Linux's
+ * pull-model series, on the host.
  *
- * As the seed measured it: mod_timer() + timer_delete() of one global
+ * As that series measured it: mod_timer() + timer_delete() of one global
  * timer, 1000 times, on a CPU that is not timer housekeeping (isolcpus=),
  * with a quarter of the other CPUs busy; 31 repetitions per model, and
  * the same loop calling two empty out-of-line functions as the floor.

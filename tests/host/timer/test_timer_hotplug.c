@@ -261,6 +261,11 @@ static void *remote_expiry(void *arg)
 	return NULL;
 }
 
+/*
+ * docs/races.md, "Timers moved off a CPU during their remote expiry": CPU 2
+ * expires CPU 1's global base, inside a slow callback, when CPU 0 moves
+ * CPU 1's timers away.
+ */
 START_TEST(dead_cpu_waits_for_a_remote_expiry_in_flight)
 {
 	struct hrec slow, later;

@@ -185,7 +185,7 @@ START_TEST(uneven_nodes_size_levels_by_the_largest)
 	unsigned int cpu;
 
 	/*
-	 * Node 0: 9 CPUs, nodes 1-7: one each.  The seed's average (2 per
+	 * Node 0: 9 CPUs, nodes 1-7: one each.  Linux's average (2 per
 	 * node) gives 2 levels and 9 children for the cross-node root.
 	 */
 	tm_env(16);

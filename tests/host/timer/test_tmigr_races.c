@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * tests/host/timer/test_tmigr_races.c - one test per entry of
- * shared/RACES.md: each replays the situation that broke Linux's pull
- * model, deterministically.  Where two CPUs interleave, the first CPU's
- * walk stops at a race point (timer_env_race_point()) and host_race_hook
- * runs the other CPU's action there, on the same thread, switching
- * host_cpu to it and back.
+ * tests/host/timer/test_tmigr_races.c - a test per section of
+ * docs/races.md: each replays, deterministically, a situation that broke
+ * Linux's pull model or, where said, this tree's.  Where two CPUs
+ * interleave, the first CPU's walk stops at a race point
+ * (timer_env_race_point()) and host_race_hook runs the other CPU's action
+ * there, on the same thread, switching host_cpu to it and back.
+ * (The last section's test, a timer-level one, is in test_timer_hotplug.c.)
  *
  * Topologies: 9 CPUs on one node size the hierarchy for two levels; with
  * CPUs 0-7 prepared, level 0's group is the root, and preparing CPU 8
@@ -84,7 +85,8 @@ static struct tmigr_group_view group_view(int id)
 }
 
 /*
- * RACES.md 1: the busy CPU's quick check must see an idle sibling's event
+ * docs/races.md, "Quick check sees only the top".
+ * The busy CPU's quick check must see an idle sibling's event
  * in their shared active group, although the root holds only a later one.
  */
 START_TEST(quick_check_sees_an_earlier_event_below_the_top)
@@ -116,7 +118,8 @@ START_TEST(quick_check_sees_an_earlier_event_below_the_top)
 END_TEST
 
 /*
- * RACES.md 2: on a one-level hierarchy the last CPU, going idle without a
+ * docs/races.md, "Last CPU idle without a timer of its own".
+ * On a one-level hierarchy the last CPU, going idle without a
  * global timer of its own, must still arm for its sibling's timer; with a
  * parent the walk must carry the sibling's event up.
  */
@@ -145,7 +148,8 @@ START_TEST(last_cpu_without_timer_arms_for_sibling)
 END_TEST
 
 /*
- * RACES.md 3: CPU 0 goes idle last and arms for CPU 1's timer; CPU 1 then
+ * docs/races.md, "Stale wakeup of a non-migrator".
+ * CPU 0 goes idle last and arms for CPU 1's timer; CPU 1 then
  * leaves idle and serves it itself.  CPU 0 wakes, is no migrator, and must
  * drop its stale wakeup once instead of re-arming for a gone event.
  */
@@ -176,7 +180,8 @@ START_TEST(stale_wakeup_of_a_non_migrator_is_dropped)
 END_TEST
 
 /*
- * RACES.md 4: CPUs 1 and 2 have timers with the same expiry; CPU 1's
+ * docs/races.md, "Same expiry on another CPU".
+ * CPUs 1 and 2 have timers with the same expiry; CPU 1's
  * event is the group's first, then CPU 1 drops its timer.  The group event
  * keeps its expiry but must now point at CPU 2, or the migrator pulls
  * CPU 1, finds nothing, and CPU 2's timer strands.
@@ -221,7 +226,8 @@ static void prepare_cpu8_on_itself(void)
 }
 
 /*
- * RACES.md 5: the last CPU going idle is between deciding its group is
+ * docs/races.md, "Parent pointer read twice".
+ * The last CPU going idle is between deciding its group is
  * the root (no parent) and acting on it when CPU 8's preparation puts a
  * new root above.  Decided from one read of the parent, it still arms for
  * the hierarchy's first event; a second read would find the parent, skip
@@ -265,7 +271,8 @@ static void cpu0_goes_idle(void)
 }
 
 /*
- * RACES.md 6: the new root is being connected (CPU 8 prepares itself)
+ * docs/races.md, "New root connected while the last CPU goes idle".
+ * The new root is being connected (CPU 8 prepares itself)
  * while the last active CPU goes idle: the connection read the old root
  * active, then CPU 0 went idle.  The root must end idle and CPU 0 armed,
  * not the root "active" with nobody active below it.
@@ -304,7 +311,8 @@ static void cpu0_leaves_idle(void)
 }
 
 /*
- * RACES.md 7: a CPU leaves idle and its walk reaches the old root's new
+ * docs/races.md, "Walker reaches a new parent before its mask".
+ * A CPU leaves idle and its walk reaches the old root's new
  * parent right after it is published, before the connection's own state
  * update.  The old root's mask must be set by then, so the new root gets
  * migrator "old root", not migrator 0 forever.
@@ -334,7 +342,8 @@ START_TEST(walker_reaching_a_new_parent_sees_the_mask)
 END_TEST
 
 /*
- * RACES.md 8: the new root pre-accounts the old root; "this is a new root
+ * docs/races.md, "New root with two children".
+ * The new root pre-accounts the old root; "this is a new root
  * to connect the old one to" must then mean two children, or CPU 8's
  * preparation leaves two roots and idle CPUs' events never meet.
  */
@@ -361,7 +370,8 @@ START_TEST(new_root_with_two_children_connects_the_old_root)
 END_TEST
 
 /*
- * RACES.md 9: 2 nodes of 64 (cross-node level 2).  Node 0's first 8 CPUs
+ * docs/races.md, "New node below the cross-node level".
+ * 2 nodes of 64 (cross-node level 2).  Node 0's first 8 CPUs
  * make a one-group root; node 1's first CPU arrives.  Node 1 must get its
  * own groups up to level 2 and node 0's old root a level-1 group of its
  * own, not a seat in node 1's level-1 group.
@@ -417,7 +427,8 @@ static void livelock_hook(int id)
 }
 
 /*
- * RACES.md 10: CPU 0, last idle, wakes at 1004 for CPU 1's timer; its own
+ * docs/races.md, "Own due timer met in remote handling".
+ * CPU 0, last idle, wakes at 1004 for CPU 1's timer; its own
  * global timer is due at 1005.  Time advances between its own bases'
  * expiry and remote handling, so the hierarchy hands CPU 0 its own due
  * event: remote handling must expire it even though CPU 0 owns it.
@@ -453,7 +464,8 @@ static void cpu1_leaves_idle(void)
 }
 
 /*
- * RACES.md 11: CPU 0 goes idle; its walk has read the root's state and
+ * docs/races.md, "Stale child state without a sequence count".
+ * CPU 0 goes idle; its walk has read the root's state and
  * its group's (idle) state when CPU 1 wakes in that group and walks up,
  * finding the group already active in the root: a change of nothing but
  * the sequence count.  CPU 0's stale update must fail on it, or the root
@@ -489,7 +501,8 @@ static void cpu8_goes_idle(void)
 }
 
 /*
- * RACES.md 12: idle CPU 0 queues a new first event while CPU 8, the last
+ * docs/races.md, "New event while the last CPU goes idle".
+ * Idle CPU 0 queues a new first event while CPU 8, the last
  * active CPU, goes idle.  CPU 0's walk is between its level-0 group and
  * the root when CPU 8 idles the root, finding no event there.  Reading the
  * root's state under the root's lock, CPU 0 sees it idle and arms.
@@ -521,7 +534,8 @@ static void cpu8_idle_without_event(void)
 }
 
 /*
- * Found by the simulator's torture mode, not in RACES.md: CPU 9 goes idle
+ * docs/races.md, "Event queued after the group went idle", found by the
+ * simulator's torture mode.  CPU 9 goes idle
  * with an event while CPU 8 keeps their group active, so its walk stops
  * at the group; before its event is queued there CPU 8 goes idle and
  * passes the group's (empty) first event up.  CPU 9's event must still
@@ -563,7 +577,8 @@ static void cpu0_offline(void)
 }
 
 /*
- * RACES.md 13: the last active CPU goes offline with CPU 1's timer
+ * docs/races.md, "Last active CPU goes offline".
+ * The last active CPU goes offline with CPU 1's timer
  * pending: another CPU must be woken and take over.  Then the same with
  * CPU 2 entering idle in the middle of CPU 0's offline walk.
  */
@@ -609,7 +624,8 @@ static void cpu1_wakes_up(void)
 }
 
 /*
- * Beyond RACES.md: CPU 8 pulls idle CPU 1's due timer and, between marking
+ * docs/races.md, "CPU leaves idle while it is pulled".
+ * CPU 8 pulls idle CPU 1's due timer and, between marking
  * CPU 1 "remote" and expiring its timers, CPU 1 leaves idle.  The timer
  * runs once (here), and CPU 1, awake, is not queued again by the migrator.
  */
@@ -693,7 +709,10 @@ static void *grow_thread(void *arg)
 }
 
 /*
- * RACES.md 6, 7, 11, 12 under threads: four CPUs enter and leave idle,
+ * docs/races.md, "New root connected while the last CPU goes idle",
+ * "Walker reaches a new parent before its mask", "Stale child state
+ * without a sequence count" and "New event while the last CPU goes idle",
+ * under threads: four CPUs enter and leave idle,
  * queue events and handle remote ones while a fifth context grows the
  * hierarchy twice over (new roots above CPUs 0-7, then above 0-63).
  * Once all are active again the state must add up.

@@ -5,8 +5,8 @@
  * The host's timer_env_trace() counts the events whose bit is set in
  * host_trace_mask.  One walk through bring-up, idle, a remote expiry,
  * a cancel, a wake-up and offline must hit every event timer/ defines,
- * including tmigr_cpu_offline, which the kernel cannot reach yet (no CPU
- * hotplug, issue 13); with the mask clear, no tracepoint may record.
+ * including tmigr_cpu_offline; with the mask clear, no tracepoint may
+ * record.
  */
 #include <stdint.h>
 
