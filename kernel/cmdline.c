@@ -170,6 +170,12 @@ static int opt_nohz(const char *val, size_t len, struct boot_options *o)
 	return parse_bool(val, len, &o->nohz);
 }
 
+static int opt_timer_migration(const char *val, size_t len,
+			       struct boot_options *o)
+{
+	return parse_bool(val, len, &o->timer_migration);
+}
+
 static const char *const clockevent_names[] = {
 	[CLOCKEVENT_AUTO] = "auto",
 	[CLOCKEVENT_ONESHOT] = "oneshot",
@@ -261,6 +267,9 @@ static const struct cmdline_option cmdline_options[] = {
 	  "timer tick frequency (default: 250)" },
 	{ "nohz", opt_nohz, "on|off", "on",
 	  "stop the tick on idle CPUs; bare 'nohz' means on (default: on)" },
+	{ "timer_migration", opt_timer_migration, "on|off", NULL,
+	  "Linux's kernel.timer_migration sysctl: off, push keeps every "
+	  "timer on the arming CPU (default: on)" },
 	{ "clockevent", opt_clockevent, "auto|oneshot|deadline", NULL,
 	  "LAPIC timer mode; auto = TSC-deadline where CPUID has it, "
 	  "deadline = that or fail (default: auto)" },
@@ -302,6 +311,7 @@ void cmdline_defaults(struct boot_options *out)
 	out->timer_model = TIMER_MODEL_PULL;
 	out->hz = 250;
 	out->nohz = true;
+	out->timer_migration = true;
 	out->trace_buf = TRACE_BUF_DEFAULT;
 	out->torture_seed = TORTURE_SEED_DEFAULT;
 	out->torture_ms = TORTURE_MS_DEFAULT;

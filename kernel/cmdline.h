@@ -34,6 +34,7 @@ struct boot_options {
 	enum timer_model timer_model;	/* default TIMER_MODEL_PULL */
 	unsigned int hz;		/* 100, 250 or 1000; default 250 */
 	bool nohz;			/* default true */
+	bool timer_migration;		/* default true */
 	unsigned int clockevent;	/* CLOCKEVENT_*, default AUTO */
 	char scenario[CMDLINE_STR_MAX];	/* default "" (none) */
 	char trace[CMDLINE_STR_MAX];	/* default "" (none) */

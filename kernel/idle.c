@@ -68,6 +68,8 @@ void timers_init(void)
 	if (timer_init(bases, nr_cpus, boot_opts.hz))
 		panic("timers: timer_init failed");
 	timer_set_model(boot_opts.timer_model);
+	/* As Linux 6.8: migration needs the sysctl and NOHZ active. */
+	timer_set_migration(boot_opts.timer_migration && boot_opts.nohz);
 	err = tmigr_init(nr_cpus, acpi_topo.nnodes);
 	if (err)
 		panic("tmigr: init failed (%d)", err);

@@ -257,12 +257,16 @@ static void sleep_until_end(void)
 		cpu_idle_sleep_ns(sc.end_ns - now);
 }
 
-/* Print per-CPU deltas; return the idle CPUs' wakes and their number. */
+/*
+ * Print per-CPU deltas; return the idle CPUs' wakes and their number, and
+ * the isolated CPUs that expired other CPUs' timers (must be none).
+ */
 static void report(const struct scenario_opts *o, uint64_t *idle_wakes,
-		   uint64_t *idle_timer_wakes, unsigned *nidle)
+		   uint64_t *idle_timer_wakes, unsigned *nidle,
+		   unsigned *iso_remote)
 {
 	*idle_wakes = *idle_timer_wakes = 0;
-	*nidle = 0;
+	*nidle = *iso_remote = 0;
 	for (unsigned c = 0; c < nr_cpus; c++) {
 		struct snap now, *b = &sc.before[c];
 		uint64_t wt, wi, wo;
@@ -278,24 +282,28 @@ static void report(const struct scenario_opts *o, uint64_t *idle_wakes,
 			*idle_wakes += wt + wi + wo;
 			*idle_timer_wakes += wt;
 		}
+		if (per_cpu(c)->isolated &&
+		    now.ts.expired_remote != b->ts.expired_remote)
+			(*iso_remote)++;
 		printk("# stat scenario=%s cpu=%u node=%u busy=%u wakes=%lu "
 		       "wakes_timer=%lu wakes_ipi=%lu wakes_other=%lu "
 		       "idle_us=%lu ticks=%lu expired_local=%lu "
-		       "expired_remote=%lu pulled_for=%lu timer_expiries=%lu\n",
+		       "expired_remote=%lu pulled_for=%lu timer_expiries=%lu "
+		       "isolated=%u\n",
 		       scenario_name(o->kind), c, per_cpu(c)->node, sc.busy[c],
 		       wt + wi + wo, wt, wi, wo,
 		       (now.idle_ns - b->idle_ns) / 1000, now.ticks - b->ticks,
 		       now.ts.expired_local - b->ts.expired_local,
 		       now.ts.expired_remote - b->ts.expired_remote,
 		       now.ts.pulled_for - b->ts.pulled_for,
-		       sc.timers[c].expiries);
+		       sc.timers[c].expiries, per_cpu(c)->isolated ? 1 : 0);
 	}
 }
 
 unsigned scenario_run(const struct scenario_opts *o)
 {
 	unsigned self = smp_processor_id(), nidle, failed = 0, nbusy = 0;
-	unsigned hotplug_failed = 0;
+	unsigned hotplug_failed = 0, nbusy_hk = 0, iso_remote;
 	uint64_t hz = tick_hz(), period_j, idle_wakes, idle_twakes, bound;
 	uint64_t t0, j0, per_cpu_s_x1000;
 
@@ -314,8 +322,11 @@ unsigned scenario_run(const struct scenario_opts *o)
 	if (check_hotplug_busy(o))
 		return 1;
 	period_j = (o->period_ms * hz + 999) / 1000;
-	for (unsigned c = 0; c < nr_cpus; c++)
+	for (unsigned c = 0; c < nr_cpus; c++) {
 		nbusy += cpu_online[c] && sc.busy[c];
+		/* Only a housekeeping CPU is ever a migrator under pull. */
+		nbusy_hk += cpu_online[c] && sc.busy[c] && !per_cpu(c)->isolated;
+	}
 	printk("# scenario name=%s model=%s cpus=%u busy=%u period_ms=%u "
 	       "period_jiffies=%lu duration_ms=%u hz=%lu nohz=%s "
 	       "hotplug_events=%u\n",
@@ -361,7 +372,7 @@ unsigned scenario_run(const struct scenario_opts *o)
 			smp_run_wait(c, BUSY_WAIT_MS * 1000000ULL);
 	WRITE_ONCE(sc.stop, true);
 	watchdog_stage("scenario", "report", STAGE_SLACK_MS);
-	report(o, &idle_wakes, &idle_twakes, &nidle);
+	report(o, &idle_wakes, &idle_twakes, &nidle, &iso_remote);
 	for (unsigned c = 0; c < nr_cpus; c++)
 		if (cpu_online[c])
 			timer_delete_sync(&sc.timers[c].timer);
@@ -389,10 +400,16 @@ unsigned scenario_run(const struct scenario_opts *o)
 	 * Self-check: with a busy CPU, the pull model leaves idle CPUs no
 	 * timer wake for global timers (they own nothing else here).
 	 */
-	if (boot_opts.timer_model == TIMER_MODEL_PULL && nbusy &&
+	if (boot_opts.timer_model == TIMER_MODEL_PULL && nbusy_hk &&
 	    tick_nohz_enabled() && idle_twakes) {
 		printk("# scenario_check FAIL: %lu timer wakes on idle CPUs "
-		       "under pull with %u busy CPU(s)\n", idle_twakes, nbusy);
+		       "under pull with %u busy housekeeping CPU(s)\n",
+		       idle_twakes, nbusy_hk);
+		failed++;
+	}
+	if (boot_opts.timer_model == TIMER_MODEL_PULL && iso_remote) {
+		printk("# scenario_check FAIL: %u isolated CPU(s) expired other "
+		       "CPUs' timers\n", iso_remote);
 		failed++;
 	}
 	if (!sc.fired) {

@@ -99,6 +99,8 @@ enum {
 struct timer_cpu *timer_cpus;
 unsigned int timer_nr_cpus;
 enum timer_model timer_model = TIMER_MODEL_PULL;
+/* Linux 6.8's timers_migration_enabled: the sysctl and nohz active. */
+static bool timer_migration = true;
 static unsigned int lvl_depth;
 static uint64_t wheel_timeout_cutoff;
 static uint64_t wheel_timeout_max;
@@ -526,26 +528,42 @@ enum timer_model timer_get_model(void)
 	return READ_ONCE(timer_model);
 }
 
+/**
+ * timer_set_migration - Linux 6.8's timers_migration_enabled
+ * @on: the kernel.timer_migration sysctl (default on) and the tick
+ *	stopping in idle (Linux enabled it only with NOHZ active)
+ *
+ * Off, PUSH places every timer on the arming CPU, as 6.8 did.  PULL and
+ * LOCAL do not read it.  Pre: as timer_set_model().
+ */
+void timer_set_migration(bool on)
+{
+	WRITE_ONCE(timer_migration, on);
+}
+
 /*
  * The pre-6.9 heuristic (Linux <= 6.8 get_nohz_timer_target()): this CPU
- * if it is busy and a timer housekeeping CPU; else the nearest busy
- * housekeeping CPU, an SMT sibling, then a CPU of the node, then any
- * (Linux walked the scheduler domains; core and node are what we know).
- * None busy: this CPU if it does housekeeping, else the first that does.
+ * if it is busy and a timer housekeeping CPU; else the first busy
+ * housekeeping CPU in the smallest "domain" holding one: SMT sibling,
+ * then node, then any.  Linux walked the scheduler domains and took the
+ * lowest-numbered busy CPU of each span; cores and nodes are the domains
+ * here, and ids are scanned from 0 to match.  None busy: this CPU if it
+ * does housekeeping, else the first (here: lowest) that does.
  */
 static unsigned int get_nohz_timer_target(void)
 {
-	unsigned int self = smp_processor_id(), best = self, rank = 4, i;
+	unsigned int self = smp_processor_id(), best = self, rank = 4, cpu;
 	unsigned int core = timer_env_cpu_core(self);
 	unsigned int node = timer_env_cpu_node(self);
 	bool hk = timer_env_cpu_housekeeping(self);
 
 	if (hk && !timer_env_cpu_idle(self))
 		return self;
-	for (i = 1; i < timer_nr_cpus && rank > 0; i++) {
-		unsigned int cpu = (self + i) % timer_nr_cpus, r;
+	for (cpu = 0; cpu < timer_nr_cpus && rank > 0; cpu++) {
+		unsigned int r;
 
-		if (!timer_env_cpu_housekeeping(cpu) || !timer_cpu_online(cpu))
+		if (cpu == self || !timer_env_cpu_housekeeping(cpu) ||
+		    !timer_cpu_online(cpu))
 			continue;
 		if (timer_env_cpu_idle(cpu))
 			r = 3;		/* a fallback only */
@@ -567,12 +585,13 @@ static unsigned int get_nohz_timer_target(void)
 
 /*
  * CPU whose base a timer with @tflags goes on when armed here: this one,
- * except for a movable timer under PUSH.
+ * except for a non-pinned timer under PUSH with migration on.  Deferrable
+ * ones move too, to the target's deferrable base (6.8 get_target_base()).
  */
 static unsigned int timer_target_cpu(uint32_t tflags)
 {
 	if (READ_ONCE(timer_model) != TIMER_MODEL_PUSH ||
-	    (tflags & (TIMER_PINNED | TIMER_DEFERRABLE)))
+	    !READ_ONCE(timer_migration) || (tflags & TIMER_PINNED))
 		return smp_processor_id();
 	return get_nohz_timer_target();
 }

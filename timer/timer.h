@@ -109,13 +109,15 @@ void timer_expire_remote(unsigned int cpu);
  * Placement models, chosen once at boot before any timer is armed:
  *   PULL   global timers stay on their CPU's global base; when it idles
  *          the hierarchy (timer_migration.c) has a busy CPU expire them;
- *   PUSH   the pre-6.9 heuristic: at enqueue a non-pinned timer goes to
- *          the nearest busy CPU (SMT sibling, then node, then any), idle
- *          CPUs keep and wake for what they hold;
+ *   PUSH   the pre-6.9 heuristic: at enqueue a non-pinned timer, also
+ *          a deferrable one, goes to the nearest busy CPU (SMT sibling,
+ *          then node, then any), idle CPUs keep and wake for what they
+ *          hold (docs/push-model.md: what differs from Linux 6.8);
  *   LOCAL  never migrated: an idle CPU wakes for every timer it holds.
  */
 enum timer_model { TIMER_MODEL_PULL, TIMER_MODEL_PUSH, TIMER_MODEL_LOCAL };
 void timer_set_model(enum timer_model model);
+void timer_set_migration(bool on);	/* 6.8's timers_migration_enabled */
 enum timer_model timer_get_model(void);
 uint64_t timer_tick_ns(void);		/* 1e9 / hz */
 /* ns of jiffy @j, given that jiffy @basej started at @basem. */

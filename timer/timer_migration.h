@@ -31,7 +31,11 @@
 
 /*
  * Setup.  Returns 0 or a negative errno-style code (lib/errno.h: -EINVAL for
- * a bad argument or state, -ERANGE when out of memory or group slots).
+ * a bad argument or state, -ENOMEM when out of memory, -ERANGE when out of
+ * group slots, which tmigr_init() sized and is a bug).  A setup call that
+ * fails leaves no partial groups behind: a failed tmigr_cpu_prepare()
+ * leaves the hierarchy as it was for the CPUs already in it, and may be
+ * retried.
  *
  * tmigr_init() reads timer_env_cpu_node() and timer_env_cpu_core() of every
  * CPU: set the topology first.  The levels are Linux's estimate from the
@@ -45,6 +49,7 @@
  */
 int tmigr_init(unsigned int ncpus, unsigned int nnodes);
 void tmigr_reset(void);		/* tests: forget it all before freeing */
+void tmigr_set_inactive_up_mainline(bool on);	/* tests: docs/findings/ */
 int tmigr_cpu_prepare(unsigned int cpu);	/* build @cpu's groups */
 int tmigr_cpu_online(void);			/* current CPU joins */
 int tmigr_cpu_offline(void);			/* current CPU leaves */
@@ -88,6 +93,7 @@ struct tmigr_cpu_view {
 	bool online;
 	bool idle;
 	bool remote;			/* being handled by a migrator now */
+	bool isolated;			/* isolcpus=: never active in a group */
 	int group;			/* level-0 group id, -1 if none */
 	uint8_t childmask;
 	uint64_t wakeup;		/* TMIGR_NONE_NS if none */

@@ -63,6 +63,8 @@ struct tmigr_cpu {
 	bool online;			/* part of the hierarchy */
 	bool idle;			/* inactive in the hierarchy */
 	bool remote;			/* a migrator handles its timers */
+	bool isolated;			/* isolcpus=: never active in a group
+					 * (timer_migration_isolated.c) */
 	uint8_t childmask;		/* bit in tmgroup */
 	struct tmigr_group *tmgroup;	/* level-0 group */
 	struct tmigr_event cpuevt;	/* first global event while idle */
@@ -96,6 +98,8 @@ typedef bool (*tmigr_up_fn)(struct tmigr_group *group,
 extern struct tmigr_cpu *tmigr_cpus;
 extern unsigned int tmigr_nr_cpus;
 extern bool tmigr_ready;
+/* tmigr_set_inactive_up_mainline() (timer_migration_setup.c). */
+extern bool tmigr_inactive_up_mainline;
 
 static inline union tmigr_state tmigr_read_state(struct tmigr_group *group)
 {
@@ -113,5 +117,11 @@ static inline uint8_t tmigr_first_active(uint8_t active)
 
 bool tmigr_update_events(struct tmigr_group *group, struct tmigr_group *child,
 			 struct tmigr_walk *data);
+void tmigr_walk_cpu(tmigr_up_fn up, struct tmigr_walk *data,
+		    struct tmigr_cpu *tmc);
+
+/* Isolated CPUs (timer_migration_isolated.c).  Pre: tmc->lock held. */
+void tmigr_isolated_activate(struct tmigr_cpu *tmc);
+uint64_t tmigr_isolated_queue(struct tmigr_cpu *tmc, uint64_t nextexp);
 
 #endif /* TIMER_TIMER_MIGRATION_INTERNAL_H */

@@ -6,13 +6,14 @@
  *
  * Levels: Linux's estimate, levels of TMIGR_CHILDS_PER_GROUP to hold a
  * node's CPUs (tmigr_crossnode_level of them) plus levels to join the
- * nodes.  Groups are made as CPUs are prepared and never freed.  Growth
- * above the root follows docs/races.md ("Parent pointer read twice" to
- * "New node below the cross-node level"): a new root pre-accounts the old
- * one as child 0, masks are set before the parent pointer is published
- * with release, a new node is built up to the cross-node level before the
- * old root is connected above it, and the old root's activity and first
- * event are then copied up under the walks' own cmpxchg rule.
+ * nodes.  Groups are made as CPUs are prepared and never freed; those of a
+ * prepare that failed are taken back and reused.  Growth above the root
+ * follows docs/races.md ("Parent pointer read twice" to "New node below the
+ * cross-node level"): a new root pre-accounts the old one as child 0, masks
+ * are set before the parent pointer is published with release, a new node
+ * is built up to the cross-node level before the old root is connected
+ * above it, and the old root's activity and first event are then copied up
+ * under the walks' own cmpxchg rule.
  */
 #include "lib/errno.h"
 #include "timer/timer.h"
@@ -26,6 +27,7 @@ static unsigned int tmigr_hierarchy_levels;
 static unsigned int tmigr_crossnode_level;
 static unsigned int tmigr_cores_per_group;
 bool tmigr_ready;
+bool tmigr_inactive_up_mainline;
 
 /* Setup state, under tmigr_setup_lock (the count is also read lockless). */
 static spinlock_t tmigr_setup_lock;
@@ -56,21 +58,57 @@ static unsigned int tmigr_levels_for(unsigned int n)
 	       TMIGR_GROUP_SHIFT;
 }
 
+/*
+ * Groups a failed prepare took back (tmigr_unwind()), reused before new
+ * memory: the env cannot free, so a retry allocates nothing twice.
+ * Linked through level_next.  Pre: tmigr_setup_lock held.
+ */
+static struct tmigr_group *tmigr_spare;
+
+static struct tmigr_group *tmigr_alloc_group(void)
+{
+	struct tmigr_group *group = tmigr_spare;
+
+	if (group) {
+		tmigr_spare = group->level_next;
+		return group;
+	}
+	group = timer_env_zalloc(sizeof(*group));
+	if (group)
+		spin_lock_init(&group->lock);
+	return group;
+}
+
+/*
+ * A new group of level @lvl, appended to its level.  Returns NULL with
+ * *@err set: -ENOMEM out of memory, -ERANGE out of group slots (the bound
+ * of tmigr_init() is wrong).  Pre: tmigr_setup_lock held.
+ */
 static struct tmigr_group *tmigr_new_group(unsigned int lvl,
-					   unsigned int node)
+					   unsigned int node, int *err)
 {
 	struct tmigr_group *group;
 	union tmigr_state s;
 
-	if (WARN_ON_ONCE(tmigr_nr_groups >= tmigr_max_groups))
+	if (WARN_ON_ONCE(tmigr_nr_groups >= tmigr_max_groups)) {
+		*err = -ERANGE;
 		return NULL;
-	group = timer_env_zalloc(sizeof(*group));
-	if (!group)
+	}
+	group = tmigr_alloc_group();
+	if (!group) {
+		*err = -ENOMEM;
 		return NULL;
-	spin_lock_init(&group->lock);
+	}
+	/* Every field but the lock, which is unlocked and initialised. */
+	group->parent = NULL;
+	group->childmask = 0;
 	group->level = lvl;
 	group->node = lvl < tmigr_crossnode_level ? node : TMIGR_NO_NODE;
+	group->num_children = 0;
 	group->num_cores = 1;
+	for (unsigned int i = 0; i < TMIGR_CHILDS_PER_GROUP; i++)
+		group->cpus[i] = 0;
+	group->level_next = NULL;
 	s.active = 0;
 	s.migrator = TMIGR_NONE;
 	s.seq = 0;
@@ -78,7 +116,8 @@ static struct tmigr_group *tmigr_new_group(unsigned int lvl,
 	tq_init(&group->events);
 	group->next_expiry = TMIGR_NONE_NS;
 	tq_node_init(&group->groupevt.nextevt, TMIGR_NONE_NS);
-	group->groupevt.ignore = true;
+	group->groupevt.cpu = 0;
+	WRITE_ONCE(group->groupevt.ignore, true);
 
 	if (tmigr_level_tail[lvl])
 		tmigr_level_tail[lvl]->level_next = group;
@@ -94,6 +133,39 @@ static struct tmigr_group *tmigr_new_group(unsigned int lvl,
 	return group;
 }
 
+/*
+ * Take back the groups made since the count was @first_new, newest first:
+ * each is the tail of its level and connected to nothing yet, so nothing
+ * else points at it.  Only ids and memory below the bound were touched
+ * (the failure mainline's "Prevent out of bounds access on failure"
+ * fixed: its unwind indexed its level stack at -1).
+ * Pre: tmigr_setup_lock held.
+ */
+static void tmigr_unwind(unsigned int first_new)
+{
+	while (tmigr_nr_groups > first_new) {
+		struct tmigr_group *group = tmigr_groups[tmigr_nr_groups - 1];
+		unsigned int lvl = group->level;
+		struct tmigr_group *prev = NULL, *g;
+
+		for (g = tmigr_level_head[lvl]; g != group; g = g->level_next)
+			prev = g;
+		if (prev)
+			prev->level_next = NULL;
+		else
+			tmigr_level_head[lvl] = NULL;
+		tmigr_level_tail[lvl] = prev;
+		tmigr_level_count[lvl]--;
+		/*
+		 * The slot keeps pointing at the group, whose memory stays: a
+		 * view that read the old count finds a group, not NULL.
+		 */
+		smp_store_release(&tmigr_nr_groups, tmigr_nr_groups - 1);
+		group->level_next = tmigr_spare;
+		tmigr_spare = group;
+	}
+}
+
 static bool tmigr_sibling_in_group(unsigned int cpu,
 				   const struct tmigr_group *group)
 {
@@ -107,12 +179,15 @@ static bool tmigr_sibling_in_group(unsigned int cpu,
 
 /*
  * A group of level @lvl with room for @cpu (-1: a group, not a CPU) of
- * @node, or a new one.  At level 0 with SMT, a group holding a sibling of
- * @cpu comes first, else one with fewer than tmigr_cores_per_group cores.
+ * @node, or a new one (NULL with *@err set if that fails).  At level 0
+ * with SMT, a group holding a sibling of @cpu comes first, else one with
+ * fewer than tmigr_cores_per_group cores; *@new_core then says @cpu adds
+ * a core to it, which the caller counts once nothing can fail any more.
  * Pre: tmigr_setup_lock held.
  */
 static struct tmigr_group *tmigr_get_group(int cpu, unsigned int node,
-					   unsigned int lvl)
+					   unsigned int lvl, bool *new_core,
+					   int *err)
 {
 	bool smt = lvl == 0 && cpu >= 0 &&
 		   tmigr_cores_per_group != TMIGR_CHILDS_PER_GROUP;
@@ -120,6 +195,7 @@ static struct tmigr_group *tmigr_get_group(int cpu, unsigned int node,
 	unsigned int pass;
 
 	lockdep_assert_held(&tmigr_setup_lock);
+	*new_core = false;
 	for (pass = smt ? 0 : 1; pass < 2; pass++) {
 		for (group = tmigr_level_head[lvl]; group;
 		     group = group->level_next) {
@@ -133,12 +209,12 @@ static struct tmigr_group *tmigr_get_group(int cpu, unsigned int node,
 			if (smt && pass == 1) {
 				if (group->num_cores >= tmigr_cores_per_group)
 					continue;
-				group->num_cores++;
+				*new_core = true;
 			}
 			return group;
 		}
 	}
-	return tmigr_new_group(lvl, node);
+	return tmigr_new_group(lvl, node, err);
 }
 
 /*
@@ -214,67 +290,88 @@ static void tmigr_sync_up(struct tmigr_group *child)
 }
 
 /*
- * Connect @old_root into slot 0 of the new @root, which pre-accounted it.
- * Below the cross-node level the old root's node gets groups of its own up
- * to @root's level, so it never shares a group with another node there
- * (docs/races.md, "New node below the cross-node level").
+ * The groups that will join @old_root's node to the new @root at the
+ * levels between them, into @chain[1..]; @chain[0] is @old_root.  Below
+ * the cross-node level the old root's node gets groups of its own up to
+ * @root's level, so it never shares a group with another node there
+ * (docs/races.md, "New node below the cross-node level").  Returns the top index, or a negative error with the
+ * groups made so far left for tmigr_unwind().
  * Pre: tmigr_setup_lock held.
  */
-static int tmigr_connect_old_root(struct tmigr_group *old_root,
-				  struct tmigr_group *root)
+static int tmigr_get_chain(struct tmigr_group *old_root,
+			   struct tmigr_group *root,
+			   struct tmigr_group *chain[TMIGR_MAX_LEVELS])
 {
-	struct tmigr_group *chain[TMIGR_MAX_LEVELS];
 	unsigned int n = 0, lvl;
+	int err = 0;
 
 	chain[0] = old_root;
 	for (lvl = old_root->level + 1; lvl < root->level; lvl++) {
 		struct tmigr_group *group;
+		bool new_core;
 
-		group = tmigr_get_group(-1, old_root->node, lvl);
+		group = tmigr_get_group(-1, old_root->node, lvl, &new_core,
+					&err);
 		if (!group)
-			return -ERANGE;
+			return err;
 		if (WARN_ON_ONCE(group->parent || group->num_children))
 			return -EINVAL;
 		chain[++n] = group;
 	}
-	/* Top-down: a group becomes reachable only once linked above. */
-	tmigr_connect(chain[n], root, 1u << 0);
-	while (n > 0) {
-		tmigr_connect(chain[n - 1], chain[n],
-			      tmigr_take_slot(chain[n]));
-		n--;
-	}
-	timer_env_race_point(TMIGR_RP_CONNECT_PUBLISHED);
-	tmigr_sync_up(old_root);
-	return 0;
+	return (int)n;
 }
 
 /*
- * Build the path of @cpu up to a group that is connected already, or the
- * root, creating the root if the hierarchy grows.
+ * Connect @old_root, through the groups of @chain[1..@n], into slot 0 of
+ * the new root above @chain[@n], which pre-accounted it; then copy its
+ * state up.  Nothing here can fail.  Pre: tmigr_setup_lock held.
+ */
+static void tmigr_connect_old_root(struct tmigr_group *old_root,
+				   struct tmigr_group *root,
+				   struct tmigr_group *chain[TMIGR_MAX_LEVELS],
+				   unsigned int n)
+{
+	/* tmigr_get_chain() stays below the root's level, so below MAX. */
+	if (WARN_ON_ONCE(n >= TMIGR_MAX_LEVELS))
+		return;
+	/* Top-down: a group becomes reachable only once linked above. */
+	tmigr_connect(chain[n], root, 1u << 0);
+	for (; n > 0; n--) {
+		struct tmigr_group *child = chain[n - 1], *parent = chain[n];
+
+		tmigr_connect(child, parent, tmigr_take_slot(parent));
+	}
+	timer_env_race_point(TMIGR_RP_CONNECT_PUBLISHED);
+	tmigr_sync_up(old_root);
+}
+
+/*
+ * The groups of @cpu's path into @stack, from level 0 up to a group that
+ * is connected already, the old root, or a new root.  Returns the top
+ * level, or a negative error with the groups made so far left for
+ * tmigr_unwind().  *@new_core: as tmigr_get_group() said for level 0.
  * Pre: tmigr_setup_lock held.
  */
-static int tmigr_add_cpu(unsigned int cpu)
+static int tmigr_get_path(unsigned int cpu,
+			  struct tmigr_group *stack[TMIGR_MAX_LEVELS],
+			  bool *new_core)
 {
-	struct tmigr_group *stack[TMIGR_MAX_LEVELS], *top, *old_root;
-	struct tmigr_cpu *tmc = &tmigr_cpus[cpu];
-	unsigned int node = timer_env_cpu_node(cpu), lvl, first_new;
-	bool mismatch, fresh_top;
+	struct tmigr_group *old_root = tmigr_root;
+	unsigned int node = timer_env_cpu_node(cpu), lvl;
+	bool mismatch, nc;
+	int err = 0;
 
-	lockdep_assert_held(&tmigr_setup_lock);
-	old_root = tmigr_root;
 	/* A new node must first get its own groups up to the crossnode. */
 	mismatch = old_root && old_root->level < tmigr_crossnode_level &&
 		   old_root->node != node;
-	first_new = tmigr_nr_groups;
-
 	for (lvl = 0;; lvl++) {
 		struct tmigr_group *group;
 
-		group = tmigr_get_group((int)cpu, node, lvl);
-
+		group = tmigr_get_group((int)cpu, node, lvl, &nc, &err);
 		if (!group)
-			return -ERANGE;
+			return err;
+		if (lvl == 0)
+			*new_core = nc;
 		stack[lvl] = group;
 		if (group->parent || group == old_root)
 			break;
@@ -288,47 +385,88 @@ static int tmigr_add_cpu(unsigned int cpu)
 		    !(mismatch && lvl < tmigr_crossnode_level))
 			break;
 	}
+	return (int)lvl;
+}
+
+/*
+ * Build the path of @cpu up to a group that is connected already, or the
+ * root, creating the root if the hierarchy grows.  Every group is made
+ * before anything is connected, so a failure (-ENOMEM) takes back what
+ * this call made and leaves the hierarchy as it was: the CPUs in it go
+ * on, and the same call may be retried.
+ * Pre: tmigr_setup_lock held.
+ */
+static int tmigr_add_cpu(unsigned int cpu)
+{
+	/* tmigr_get_path() fills stack[0..its result]. */
+	struct tmigr_group *stack[TMIGR_MAX_LEVELS] = { NULL };
+	struct tmigr_group *chain[TMIGR_MAX_LEVELS];
+	struct tmigr_group *top, *old_root = tmigr_root;
+	struct tmigr_cpu *tmc = &tmigr_cpus[cpu];
+	unsigned int first_new = tmigr_nr_groups, lvl;
+	bool fresh_top, new_core = false;
+	int ret, nchain = -1;
+
+	lockdep_assert_held(&tmigr_setup_lock);
+	ret = tmigr_get_path(cpu, stack, &new_core);
+	if (ret >= 0 && WARN_ON_ONCE(!stack[0] || !stack[ret]))
+		ret = -EINVAL;
+	if (ret < 0)
+		goto unwind;
+	lvl = (unsigned int)ret;
 	top = stack[lvl];
 	fresh_top = top->id >= first_new;
+	/*
+	 * A new root above the old one: it will have two children, the old
+	 * root and the new branch (one would be the first CPU's own root;
+	 * docs/races.md, "New root with two children").
+	 */
+	if (fresh_top && old_root) {
+		nchain = tmigr_get_chain(old_root, top, chain);
+		if (nchain < 0) {
+			ret = nchain;
+			goto unwind;
+		}
+	}
 
 	/*
 	 * A new root: pre-account the old root as child 0, and give the
 	 * root its own mask 0 in advance for the next one (docs/races.md,
 	 * "Walker reaches a new parent before its mask").
 	 */
-	if (fresh_top && old_root) {
+	if (nchain >= 0) {
 		WRITE_ONCE(top->num_children, 1);
 		top->childmask = 1u << 0;
 	}
 	for (; lvl > 0; lvl--)
 		tmigr_connect(stack[lvl - 1], stack[lvl],
 			      tmigr_take_slot(stack[lvl]));
+	if (new_core)
+		stack[0]->num_cores++;
 	stack[0]->cpus[stack[0]->num_children] = cpu;
 	tmc->childmask = tmigr_take_slot(stack[0]);
 	smp_store_release(&tmc->tmgroup, stack[0]);
 	trace_tmigr_connect_cpu_parent(tmc);
 
-	/*
-	 * The old root plus the new branch: two children (one would be the
-	 * first CPU's own root; docs/races.md, "New root with two children").
-	 */
-	if (fresh_top && old_root && top->num_children == 2) {
-		int ret = tmigr_connect_old_root(old_root, top);
-
-		if (ret)
-			return ret;
-	}
+	if (nchain >= 0)
+		tmigr_connect_old_root(old_root, top, chain,
+				       (unsigned int)nchain);
 	if (!top->parent)
 		tmigr_root = top;
 	return 0;
+
+unwind:
+	tmigr_unwind(first_new);
+	return ret;
 }
 
 /**
  * tmigr_cpu_prepare - build the groups of CPU @cpu before it comes online
  * @cpu: a CPU below the ncpus given to tmigr_init()
  *
- * Returns 0, -EINVAL before tmigr_init() or for a bad @cpu, -ERANGE when
- * memory or group slots ran out.
+ * Returns 0, -EINVAL before tmigr_init() or for a bad @cpu, -ENOMEM when
+ * out of memory (the hierarchy is then as before the call, and the call
+ * may be retried), -ERANGE when group slots ran out (a bug, warned).
  */
 int tmigr_cpu_prepare(unsigned int cpu)
 {
@@ -363,25 +501,57 @@ static unsigned int tmigr_group_bound(unsigned int ncpus, unsigned int nnodes,
 	return total;
 }
 
+/*
+ * The one block tmigr_init() allocates: the CPUs, the group table for
+ * @levels, and a count per node.  @levels here is an upper bound (the
+ * node and CPU levels of all @ncpus CPUs, before the largest node is
+ * known), so that a single allocation either gives everything or fails
+ * with nothing taken.
+ */
+static void *tmigr_alloc_tables(unsigned int ncpus, unsigned int nnodes,
+				unsigned int levels, unsigned int **per_node)
+{
+	size_t cpus = ncpus * sizeof(struct tmigr_cpu);
+	size_t groups = tmigr_group_bound(ncpus, nnodes, levels) *
+			sizeof(struct tmigr_group *);
+	unsigned char *mem;
+
+	_Static_assert(sizeof(struct tmigr_cpu) %
+		       _Alignof(struct tmigr_group *) == 0 &&
+		       sizeof(struct tmigr_group *) % _Alignof(unsigned int) == 0,
+		       "tables packed back to back stay aligned");
+	mem = timer_env_zalloc(cpus + groups + nnodes * sizeof(**per_node));
+	if (!mem)
+		return NULL;
+	tmigr_cpus = (struct tmigr_cpu *)mem;
+	tmigr_groups = (struct tmigr_group **)(mem + cpus);
+	*per_node = (unsigned int *)(mem + cpus + groups);
+	return mem;
+}
+
 /**
  * tmigr_init - size the hierarchy for @ncpus CPUs on @nnodes nodes
  * @ncpus: CPUs that may ever come online, ids 0..ncpus-1
  * @nnodes: nodes; every CPU's timer_env_cpu_node() is below it
  *
  * Pre: no CPU uses the hierarchy.  Returns 0, -EINVAL for bad arguments,
- * -ERANGE when out of memory.
+ * -ENOMEM when out of memory (nothing is then allocated, and the
+ * hierarchy stays unusable until a tmigr_init() succeeds).
  */
 int tmigr_init(unsigned int ncpus, unsigned int nnodes)
 {
 	unsigned int *per_node, cpu, max_per_node = 0, siblings = 0, cpulvl;
-	unsigned int nodelvl, lvl;
+	unsigned int nodelvl, lvl, bound_levels;
 
 	WRITE_ONCE(tmigr_ready, false);
 	if (WARN_ON_ONCE(!ncpus || !nnodes || ncpus > TIMER_CPUMASK + 1u))
 		return -EINVAL;
-	per_node = timer_env_zalloc(nnodes * sizeof(*per_node));
-	if (!per_node)
-		return -ERANGE;
+	bound_levels = tmigr_levels_for(ncpus) + tmigr_levels_for(nnodes);
+	if (WARN_ON_ONCE(bound_levels > TMIGR_MAX_LEVELS))
+		return -EINVAL;
+	if (!tmigr_alloc_tables(ncpus, nnodes, bound_levels ? bound_levels : 1,
+				&per_node))
+		return -ENOMEM;
 	for (cpu = 0; cpu < ncpus; cpu++) {
 		unsigned int node = timer_env_cpu_node(cpu);
 
@@ -402,8 +572,6 @@ int tmigr_init(unsigned int ncpus, unsigned int nnodes)
 	nodelvl = tmigr_levels_for(nnodes);
 	tmigr_hierarchy_levels = cpulvl + nodelvl ? cpulvl + nodelvl : 1;
 	tmigr_crossnode_level = cpulvl;
-	if (WARN_ON_ONCE(tmigr_hierarchy_levels > TMIGR_MAX_LEVELS))
-		return -EINVAL;
 
 	/* SMT: whole cores per level-0 group, as many as fit. */
 	tmigr_cores_per_group = TMIGR_CHILDS_PER_GROUP;
@@ -412,19 +580,16 @@ int tmigr_init(unsigned int ncpus, unsigned int nnodes)
 
 	tmigr_max_groups = tmigr_group_bound(ncpus, nnodes,
 					     tmigr_hierarchy_levels);
-	tmigr_groups = timer_env_zalloc(tmigr_max_groups *
-					sizeof(*tmigr_groups));
-	tmigr_cpus = timer_env_zalloc(ncpus * sizeof(*tmigr_cpus));
-	if (!tmigr_groups || !tmigr_cpus)
-		return -ERANGE;
 	for (cpu = 0; cpu < ncpus; cpu++) {
 		struct tmigr_cpu *tmc = &tmigr_cpus[cpu];
 
 		spin_lock_init(&tmc->lock);
 		tq_node_init(&tmc->cpuevt.nextevt, TMIGR_NONE_NS);
 		tmc->cpuevt.cpu = cpu;
-		tmc->cpuevt.ignore = true;
+		WRITE_ONCE(tmc->cpuevt.ignore, true);
 		tmc->wakeup = TMIGR_NONE_NS;
+		/* isolcpus= is fixed at boot. */
+		tmc->isolated = !timer_env_cpu_housekeeping(cpu);
 	}
 	for (lvl = 0; lvl < TMIGR_MAX_LEVELS; lvl++) {
 		tmigr_level_head[lvl] = tmigr_level_tail[lvl] = NULL;
@@ -432,6 +597,7 @@ int tmigr_init(unsigned int ncpus, unsigned int nnodes)
 	}
 	spin_lock_init(&tmigr_setup_lock);
 	tmigr_nr_groups = 0;
+	tmigr_spare = NULL;
 	tmigr_root = NULL;
 	tmigr_nr_cpus = ncpus;
 	smp_store_release(&tmigr_ready, true);
@@ -452,6 +618,22 @@ int tmigr_init(unsigned int ncpus, unsigned int nnodes)
 void tmigr_reset(void)
 {
 	WRITE_ONCE(tmigr_ready, false);
+}
+
+/**
+ * tmigr_set_inactive_up_mainline - walk up from an idle CPU as mainline does
+ * @on: true: tmigr_inactive_up() ends the walk on what its own cmpxchg
+ *	saw and ignores that the group went idle before the CPU's event
+ *	was queued (mainline's kernel/time/timer_migration.c); false: the
+ *	fixed walk (the default)
+ *
+ * For the host tests and the simulator, to replay the event mainline
+ * loses (docs/findings/tmigr-inactive-up-lost-event.md); the kernel never
+ * calls it.
+ */
+void tmigr_set_inactive_up_mainline(bool on)
+{
+	WRITE_ONCE(tmigr_inactive_up_mainline, on);
 }
 
 /* ---- views ---- */
@@ -550,6 +732,7 @@ bool tmigr_cpu_get(unsigned int cpu, struct tmigr_cpu_view *v)
 	v->online = tmc->online;
 	v->idle = tmc->idle;
 	v->remote = tmc->remote;
+	v->isolated = tmc->isolated;
 	v->group = group ? (int)group->id : -1;
 	v->childmask = group ? tmc->childmask : 0;
 	v->wakeup = READ_ONCE(tmc->wakeup);

@@ -124,7 +124,8 @@ static void only_the_busy_cpus_path_is_active(struct ktest *t)
 	wait_aps_idle();
 	KEXPECT(t, tmigr_cpu_get(smp_processor_id(), &cv));
 	KEXPECT(t, !cv.idle);
-	for (g = cv.group; g >= 0;) {
+	/* An isolated CPU is never active in a group: no path then. */
+	for (g = cv.isolated ? -1 : cv.group; g >= 0;) {
 		struct tmigr_group_view v;
 
 		tmigr_group_get((unsigned)g, &v);
@@ -256,20 +257,24 @@ static void tmigr_tree_dump(struct ktest *t)
 	       s.levels, TMIGR_CHILDS_PER_GROUP, s.crossnode_level, s.groups);
 	for (unsigned g = 0; g < s.groups; g++) {
 		struct tmigr_group_view v;
-		unsigned cpus = 0;
+		unsigned cpus = 0, isolated = 0;
 
 		KEXPECT(t, tmigr_group_get(g, &v));
 		for (unsigned c = 0; c < nr_cpus; c++) {
 			struct tmigr_cpu_view cv;
 
-			if (tmigr_cpu_get(c, &cv) && cv.group == (int)g)
-				cpus++;
+			if (!tmigr_cpu_get(c, &cv) || cv.group != (int)g)
+				continue;
+			cpus++;
+			if (cv.isolated)
+				isolated |= cv.childmask;
 		}
 		printk("# tmigr_group id=%u level=%u node=%d parent=%d "
-		       "children=%u cpus=%u active=0x%02x migrator=0x%02x\n",
+		       "children=%u cpus=%u active=0x%02x migrator=0x%02x "
+		       "isolated=0x%02x\n",
 		       v.id, v.level,
 		       v.node == TMIGR_NO_NODE ? -1 : (int)v.node, v.parent,
-		       v.num_children, cpus, v.active, v.migrator);
+		       v.num_children, cpus, v.active, v.migrator, isolated);
 	}
 	groups_form_one_tree(t);
 }

@@ -26,6 +26,7 @@ static void assert_defaults(const struct boot_options *o)
 	ck_assert_int_eq(o->timer_model, TIMER_MODEL_PULL);
 	ck_assert_uint_eq(o->hz, 250);
 	ck_assert(o->nohz);
+	ck_assert(o->timer_migration);
 	ck_assert_uint_eq(o->clockevent, CLOCKEVENT_AUTO);
 	ck_assert_str_eq(o->scenario, "");
 	ck_assert_str_eq(o->trace, "");
@@ -86,6 +87,10 @@ START_TEST(test_every_option)
 	ck_assert_int_eq(opts.timer_model, TIMER_MODEL_PULL);
 	ck_assert_uint_eq(opts.hz, 250);
 	ck_assert(opts.nohz);
+	ck_assert_int_eq(parse("timer_migration=off"), 0);
+	ck_assert(!opts.timer_migration);
+	ck_assert_int_eq(parse("timer_migration=1"), 0);
+	ck_assert(opts.timer_migration);
 	ck_assert_int_eq(parse("expect_cpus=0x10"), 0);
 	ck_assert_uint_eq(opts.expect_cpus, 16);
 	ck_assert_int_eq(parse("clockevent=deadline"), 0);
@@ -311,8 +316,9 @@ START_TEST(test_help)
 	struct help_acc h = { 0, "" };
 
 	cmdline_help(help_line, &h);
-	ck_assert_int_eq(h.lines, 14);
-	ck_assert_str_eq(h.seen, "selftest timer_model hz nohz clockevent "
+	ck_assert_int_eq(h.lines, 15);
+	ck_assert_str_eq(h.seen, "selftest timer_model hz nohz "
+			 "timer_migration clockevent "
 			 "scenario trace trace_buf isolcpus expect_cpus "
 			 "expect_nodes torture_seed torture_ms watchdog ");
 }

@@ -26,6 +26,11 @@ unsigned int host_warn_hits;
 unsigned int host_warn_printed;
 uint32_t host_trace_mask;
 unsigned long host_trace_hits[TRACE_NR_EVENTS];
+unsigned long host_alloc_calls;
+unsigned long host_alloc_failed;
+unsigned long host_alloc_fail_at;
+bool host_alloc_fail_toggle;
+unsigned long host_alloc_live;
 
 static __thread char thread_token;
 
@@ -54,6 +59,10 @@ void host_env_reset(unsigned int ncpus)
 	memset(host_cpu_idle, 0, sizeof(host_cpu_idle));
 	host_warn_hits = 0;
 	host_warn_printed = 0;
+	host_alloc_calls = 0;
+	host_alloc_failed = 0;
+	host_alloc_fail_at = 0;
+	host_alloc_fail_toggle = false;
 	__atomic_store_n(&host_trace_mask, 0, __ATOMIC_RELAXED);
 	for (unsigned int i = 0; i < TRACE_NR_EVENTS; i++)
 		__atomic_store_n(&host_trace_hits[i], 0, __ATOMIC_RELAXED);
@@ -132,16 +141,37 @@ struct host_block {
 static struct host_block *host_blocks;
 static pthread_mutex_t host_blocks_lock = PTHREAD_MUTEX_INITIALIZER;
 
+/* Whether this call fails by injection.  Pre: host_blocks_lock held. */
+static bool host_alloc_should_fail(void)
+{
+	static bool last_failed;
+	bool fail = ++host_alloc_calls == host_alloc_fail_at;
+
+	if (host_alloc_fail_toggle)
+		fail = !last_failed;
+	last_failed = fail;
+	if (fail)
+		host_alloc_failed++;
+	return fail;
+}
+
 void *timer_env_zalloc(size_t size)
 {
 	struct host_block *b;
 
+	pthread_mutex_lock(&host_blocks_lock);
+	if (host_alloc_should_fail()) {
+		pthread_mutex_unlock(&host_blocks_lock);
+		return NULL;
+	}
+	pthread_mutex_unlock(&host_blocks_lock);
 	if (posix_memalign((void **)&b, 64, sizeof(*b) + size))
 		return NULL;
 	memset(b, 0, sizeof(*b) + size);
 	pthread_mutex_lock(&host_blocks_lock);
 	b->next = host_blocks;
 	host_blocks = b;
+	host_alloc_live++;
 	pthread_mutex_unlock(&host_blocks_lock);
 	return b + 1;
 }
@@ -155,6 +185,7 @@ void host_env_free_all(void)
 		host_blocks = b->next;
 		free(b);
 	}
+	host_alloc_live = 0;
 	pthread_mutex_unlock(&host_blocks_lock);
 }
 

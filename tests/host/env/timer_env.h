@@ -105,6 +105,20 @@ void *timer_env_zalloc(size_t size);
 void host_env_free_all(void);
 
 /*
+ * Allocation failure injection, off after host_env_reset().  Calls of
+ * timer_env_zalloc() are numbered from 1 since the reset; call number
+ * host_alloc_fail_at fails (0: none), and with host_alloc_fail_toggle
+ * every call after one that succeeded fails, so that each
+ * allocation a retried operation makes fails once before it succeeds.
+ * host_alloc_live counts blocks not yet freed by host_env_free_all().
+ */
+extern unsigned long host_alloc_calls;
+extern unsigned long host_alloc_failed;
+extern unsigned long host_alloc_fail_at;
+extern bool host_alloc_fail_toggle;
+extern unsigned long host_alloc_live;
+
+/*
  * Topology: node and core (SMT siblings share a core id; ids unique
  * system-wide).  host_env_reset() makes every CPU its own core on node 0.
  */

@@ -13,6 +13,7 @@
  *             above but --cpus, --hz, --steps: those come from the trace]
  *             a Linux trace under each model (replay_main.c, no --model:
  *             all three)
+ *   any of them with --tmigr-inactive-up=mainline|fixed, --isolcpus LIST
  *
  * With no argument (as the test harness runs it) or with --list it runs
  * the default list: 8, 64, 512 and 4096 CPUs in several shapes, each under
@@ -21,6 +22,12 @@
  * multiplies the list's steps, for the unsanitized `make sim-bench`.
  * --wrap J starts jiffies J before 2^64, as the kernel's tick does, so the
  * run crosses the wrap; the ns clock never wraps.
+ *
+ * --tmigr-inactive-up=mainline walks up from a CPU going idle as mainline
+ * Linux does (tmigr_set_inactive_up_mainline()): the walk ends on what the
+ * CPU's cmpxchg saw, so an event queued into a group that went idle
+ * meanwhile can be lost (docs/findings/tmigr-inactive-up-lost-event.md).
+ * The default, fixed, is this tree's walk.
  *
  * --torture runs until N operations (default 10 million: timer arms,
  * re-arms, cancels and deletes in bursts, CPUs going busy or idle, CPUs
@@ -46,6 +53,7 @@
 #include <string.h>
 
 #include "tests/host/sim/sim.h"
+#include "timer/timer_migration.h"
 #include "timer_env.h"
 
 struct list_entry {
@@ -56,6 +64,7 @@ struct list_entry {
 	uint64_t wrap;		/* jiffies before 2^64 at the start */
 	unsigned int hz;	/* 0: the command line's (1000) */
 	bool steady;
+	const char *isolcpus;	/* NULL: none */
 };
 
 /*
@@ -64,19 +73,22 @@ struct list_entry {
  * wrap, and steady workloads where the models' wake counts are plain.
  */
 static const struct list_entry default_list[] = {
-	{ 8, 2, SHAPE_EVEN, 100000, 1, 0, 0, false },
-	{ 8, 1, SHAPE_SMT, 50000, 2, 25000, 250, false },
-	{ 64, 8, SHAPE_INTERLEAVED, 20000, 3, 0, 0, false },
-	{ 64, 4, SHAPE_SMT, 10000, 4, 5000, 100, false },
-	{ 64, 8, SHAPE_EVEN, 10000, 7, 0, 0, true },
-	{ 512, 16, SHAPE_UNEVEN, 4000, 5, 0, 0, false },
-	{ 4096, 64, SHAPE_INTERLEAVED, 1500, 6, 700, 0, false },
-	{ 4096, 64, SHAPE_EVEN, 400, 8, 0, 0, true },
+	{ 8, 2, SHAPE_EVEN, 100000, 1, 0, 0, false, NULL },
+	{ 8, 1, SHAPE_SMT, 50000, 2, 25000, 250, false, NULL },
+	{ 64, 8, SHAPE_INTERLEAVED, 20000, 3, 0, 0, false, NULL },
+	{ 64, 4, SHAPE_SMT, 10000, 4, 5000, 100, false, NULL },
+	{ 64, 8, SHAPE_EVEN, 10000, 7, 0, 0, true, NULL },
+	/* The boot CPU and all of node 3 isolated (docs/scenarios.md). */
+	{ 64, 8, SHAPE_INTERLEAVED, 10000, 10, 0, 0, false,
+	  "0,3,11,19,27,35,43,51,59" },
+	{ 512, 16, SHAPE_UNEVEN, 4000, 5, 0, 0, false, NULL },
+	{ 4096, 64, SHAPE_INTERLEAVED, 1500, 6, 700, 0, false, NULL },
+	{ 4096, 64, SHAPE_EVEN, 400, 8, 0, 0, true, NULL },
 };
 
 /* Short torture runs of the default list: a few seconds under ASan. */
 static const struct list_entry torture_list[] = {
-	{ 64, 8, SHAPE_INTERLEAVED, 200000, 9, 0, 0, false },
+	{ 64, 8, SHAPE_INTERLEAVED, 200000, 9, 0, 0, false, NULL },
 };
 
 static const enum timer_model models[] = {
@@ -100,7 +112,7 @@ static unsigned long long global_wakes(const struct sim_stats *st)
 static void print_summary(const struct sim_config *c,
 			  const struct sim_stats *st, double ms)
 {
-	printf("sim cpus=%u nodes=%u shape=%s model=%s hz=%u seed=%llu wrap=%llu workload=%s steps=%llu armed=%llu modified=%llu expired=%llu cancelled=%llu pending=%llu early=%llu twice=%llu lost=%llu late_max_j=%llu violations=%llu wakes_idle=%llu wakes_global_busy=%llu wake_local=%llu local_empty=%llu wake_ipi=%llu wake_global=%llu global_empty=%llu wake_hier=%llu hier_empty=%llu hier_stale=%llu wake_tick=%llu wake_irq=%llu remote_expiries=%llu global_expired=%llu time_jumps=%llu busy_pct=%.1f ms=%.0f",
+	printf("sim cpus=%u nodes=%u shape=%s model=%s hz=%u seed=%llu wrap=%llu workload=%s steps=%llu armed=%llu modified=%llu expired=%llu cancelled=%llu pending=%llu early=%llu twice=%llu lost=%llu late_max_j=%llu violations=%llu wakes_idle=%llu wakes_global_busy=%llu wake_local=%llu local_empty=%llu wake_ipi=%llu wake_global=%llu global_empty=%llu wake_hier=%llu hier_empty=%llu hier_stale=%llu wake_tick=%llu wake_irq=%llu remote_expiries=%llu global_expired=%llu time_jumps=%llu busy_pct=%.1f isolcpus=%s ms=%.0f",
 	       c->cpus, c->nodes, sim_shape_name(c->shape),
 	       sim_model_name(c->model), c->hz, (unsigned long long)c->seed,
 	       (unsigned long long)c->wrap, c->steady ? "steady" : "mixed",
@@ -129,7 +141,7 @@ static void print_summary(const struct sim_config *c,
 	       (unsigned long long)st->global_expired,
 	       (unsigned long long)st->time_jumps,
 	       st->steps ? 100.0 * st->busy_jiffies / st->steps / c->cpus : 0,
-	       ms);
+	       c->isolcpus ? c->isolcpus : "none", ms);
 	sim_print_bound(st);
 	putchar('\n');
 	fflush(stdout);
@@ -258,6 +270,7 @@ static int run_list(unsigned int hz, double scale, unsigned int verbose)
 			.cpus = e->cpus, .nodes = e->nodes, .shape = e->shape,
 			.seed = e->seed, .hz = e->hz ? e->hz : hz,
 			.steady = e->steady, .verbose = verbose,
+			.isolcpus = e->isolcpus,
 			.wrap = e->wrap, .trace_timer = -1, .trace_cpu = -1,
 			.steps = (uint64_t)(e->steps * scale),
 		};
@@ -300,6 +313,7 @@ static void usage(void)
 		"                 [--verbose N] [--trace-timer T] [--trace-cpu C]\n"
 		"                 [--torture] [--ops N] [--faults offline,ipi-delay|none]\n"
 		"                 [--ipi-delay J] [--offline-rate P]\n"
+		"                 [--tmigr-inactive-up=mainline|fixed] [--isolcpus LIST]\n"
 		"       tmigr_sim [--list] [--scale X]   (the default runs)\n"
 		"       tmigr_sim --replay FILE[.gz] [--nodes MAP|K] [--model M]\n");
 }
@@ -327,6 +341,8 @@ int main(int argc, char **argv)
 		{ "ipi-delay", required_argument, NULL, 'd' },
 		{ "offline-rate", required_argument, NULL, 'r' },
 		{ "replay", required_argument, NULL, 'R' },
+		{ "tmigr-inactive-up", required_argument, NULL, 'I' },
+		{ "isolcpus", required_argument, NULL, 'i' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct sim_config c = {
@@ -410,6 +426,16 @@ int main(int argc, char **argv)
 			break;
 		case 'R':
 			replay = optarg;
+			break;
+		case 'i':
+			c.isolcpus = optarg;
+			break;
+		case 'I':
+			if (strcmp(optarg, "mainline") && strcmp(optarg, "fixed"))
+				goto bad;
+			tmigr_set_inactive_up_mainline(!strcmp(optarg,
+							       "mainline"));
+			printf("sim tmigr_inactive_up=%s\n", optarg);
 			break;
 		default:
 			goto bad;

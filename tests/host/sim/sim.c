@@ -59,7 +59,14 @@ static void wake_hook(unsigned int cpu)
 	uint64_t at;
 
 	s->st.ipis++;
-	if ((int)cpu != s->expect_ipi)
+	/*
+	 * Push may place an isolated CPU's timer on an idle housekeeping
+	 * CPU when none is busy, and wakes it, as Linux 6.8 did.
+	 */
+	if (s->expect_ipi == SIM_IPI_PUSHED && host_cpu_isolated[host_cpu] &&
+	    cpu < s->cfg.cpus && !host_cpu_isolated[cpu])
+		;
+	else if ((int)cpu != s->expect_ipi)
 		sim_violation(s, (int)cpu, -1,
 			      "wake-up IPI from CPU %u that no pinned timer asked for",
 			      host_cpu);
@@ -229,6 +236,10 @@ static enum sim_wake classify(struct sim *s, unsigned int cpu, uint64_t wake)
 	if (wake == lb || wake == wrap_early(s, lb))
 		return WAKE_LOCAL;
 	if (!pull && (wake == gb || wake == wrap_early(s, gb)))
+		return WAKE_GLOBAL;
+	/* Pull: an isolated CPU wakes for its own event when none pulls. */
+	if (pull && host_cpu_isolated[cpu] &&
+	    (wake == gb || wake == wrap_early(s, gb)))
 		return WAKE_GLOBAL;
 	if (pull && sim_hierarchy_idle())
 		return WAKE_HIER;

@@ -38,6 +38,9 @@ enum sim_shape { SHAPE_EVEN, SHAPE_UNEVEN, SHAPE_INTERLEAVED, SHAPE_SMT };
 #define SIM_FAULT_OFFLINE	0x1u	/* CPUs go offline and come back */
 #define SIM_FAULT_IPI_DELAY	0x2u	/* wake-up IPIs late, coalesced */
 
+/* expect_ipi: push may wake the idle CPU an isolated CPU's timer went to. */
+#define SIM_IPI_PUSHED	(-2)
+
 struct sim_config {
 	unsigned int cpus;
 	unsigned int nodes;
@@ -57,6 +60,7 @@ struct sim_config {
 	unsigned int offline_rate;	/* permille a step, per 64 CPUs */
 	const struct rp_trace *replay;	/* the workload, else work.c's */
 	const uint16_t *node_of;	/* CPU to node, else @shape's */
+	const char *isolcpus;	/* isolcpus= list ("0,3-5"), or NULL */
 };
 
 /* Why an idle CPU's wake-up was programmed or delivered. */
@@ -195,7 +199,8 @@ struct sim {
 	uint64_t now_ns;	/* never wraps: sim_j2ns(now_j) */
 	unsigned int phase;	/* workload phase, see work.c */
 	uint64_t phase_end_ns;
-	int expect_ipi;		/* CPU an add_timer_on() may IPI, or -1 */
+	int expect_ipi;		/* CPU an add_timer_on() may IPI, or -1,
+				 * or SIM_IPI_PUSHED while push arms */
 	unsigned int nr_busy;
 	struct sim_cpu *cpus;
 	struct sim_timer *timers;

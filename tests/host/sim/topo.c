@@ -12,6 +12,7 @@
  *                "New node below the cross-node level";
  *   smt          even blocks, CPUs 2k and 2k+1 siblings of one core.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "tests/host/sim/sim.h"
@@ -97,16 +98,45 @@ static unsigned int weight_uneven(unsigned int node)
 	return node % 3 + 1;
 }
 
+/* Mark the CPUs of isolcpus= list @list ("0,3-5"); -1 if malformed. */
+static int apply_isolcpus(const char *list, unsigned int cpus)
+{
+	while (list && *list) {
+		char *end;
+		unsigned long a = strtoul(list, &end, 10), b = a;
+
+		if (end == list)
+			return -1;
+		if (*end == '-') {
+			list = end + 1;
+			b = strtoul(list, &end, 10);
+			if (end == list)
+				return -1;
+		}
+		if (a > b || b >= cpus || (*end && *end != ','))
+			return -1;
+		for (unsigned long c = a; c <= b; c++)
+			host_cpu_isolated[c] = true;
+		list = *end ? end + 1 : end;
+	}
+	return 0;
+}
+
 /**
- * sim_topo_apply - set host_cpu_node[], host_cpu_core[], host_nr_nodes
- * @cfg: cpus, nodes (1..SIM_MAX_NODES, <= cpus) and shape, or node_of
+ * sim_topo_apply - set host_cpu_node[], host_cpu_core[], host_nr_nodes,
+ * host_cpu_isolated[]
+ * @cfg: cpus, nodes (1..SIM_MAX_NODES, <= cpus), shape and isolcpus, or
+ * node_of
  *
  * Pre: host_env_reset(cfg->cpus) done.  Returns 0, or -1 on a bad shape
- * (smt needs an even number of CPUs per node).
+ * (smt needs an even number of CPUs per node) or isolcpus list.
  */
 int sim_topo_apply(const struct sim_config *cfg)
 {
 	unsigned int cpus = cfg->cpus, nodes = cfg->nodes;
+
+	if (apply_isolcpus(cfg->isolcpus, cpus))
+		return -1;
 
 	if (cfg->node_of) {
 		/* A replayed trace's map: any order, checked when parsed. */

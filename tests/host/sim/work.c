@@ -194,6 +194,8 @@ static void arm(struct sim *s, struct sim_timer *st, uint64_t expires,
 	bool was = st->pending;
 	int ret = 0, want = was;
 
+	if (s->cfg.model == TIMER_MODEL_PUSH && how != ARM_ADD_ON)
+		s->expect_ipi = SIM_IPI_PUSHED;
 	switch (how) {
 	case ARM_MOD:
 		ret = mod_timer(&st->t, expires);
@@ -224,6 +226,8 @@ static void arm(struct sim *s, struct sim_timer *st, uint64_t expires,
 		sim_violation(s, (int)cpu, (int)st->id,
 			      "add_timer_on() queued it on CPU %u", st->cpu);
 check:
+	if (s->expect_ipi == SIM_IPI_PUSHED)
+		s->expect_ipi = -1;
 	if (ret != want)
 		sim_violation(s, (int)host_cpu, (int)st->id,
 			      "arm call %d returned %d, timer was %spending",

@@ -576,17 +576,73 @@ START_TEST(push_targets_sibling_then_node_then_any)
 	tm_rec_arm(&r, 0, 0, 1100);
 	ck_assert_uint_eq(r.t.flags & TIMER_CPUMASK, 4);	/* any */
 	timer_delete(&r.t);
-	/* Pinned and deferrable stay. */
+	/* Pinned ones stay, deferrable ones move as 6.8's did. */
 	tm_rec_arm(&r, 0, TIMER_PINNED, 1100);
 	ck_assert_uint_eq(r.t.flags & TIMER_CPUMASK, 0);
 	timer_delete(&r.t);
-	tm_rec_arm(&r, 0, TIMER_DEFERRABLE, 1100);
+	tm_rec_arm(&r, 0, TIMER_PINNED | TIMER_DEFERRABLE, 1100);
 	ck_assert_uint_eq(r.t.flags & TIMER_CPUMASK, 0);
+	timer_delete(&r.t);
+	tm_rec_arm(&r, 0, TIMER_DEFERRABLE, 1100);
+	ck_assert_uint_eq(r.t.flags & TIMER_CPUMASK, 4);
 	timer_delete(&r.t);
 	for (cpu = 4; cpu < 8; cpu++)
 		host_cpu_idle[cpu] = true;
 	tm_rec_arm(&r, 0, 0, 1100);
 	ck_assert_uint_eq(r.t.flags & TIMER_CPUMASK, 0);	/* all idle */
+	timer_delete(&r.t);
+	ck_assert_uint_eq(host_warn_hits, 0);
+}
+END_TEST
+
+/*
+ * Linux 6.8 get_target_base(): a deferrable non-pinned timer went to the
+ * target's deferrable base, where it expires on the target's tick; the
+ * target is the lowest busy CPU of the smallest span (core, node, all)
+ * holding one; the timer_migration sysctl off (or NOHZ inactive) kept
+ * every timer on the arming CPU.
+ */
+START_TEST(push_moves_deferrable_timers_like_linux_6_8)
+{
+	struct timer_cpu_stats st;
+	struct tm_rec r;
+	unsigned int cpu;
+
+	/* 12 CPUs: cores of 2 threads, nodes of 6. */
+	tm_env(12);
+	for (cpu = 0; cpu < 12; cpu++) {
+		host_cpu_core[cpu] = cpu / 2;
+		host_cpu_node[cpu] = cpu / 6;
+	}
+	tm_start(2, 1000);
+	timer_set_model(TIMER_MODEL_PUSH);
+	tm_bringup_all();
+	/* CPU 2 arms; its sibling 3 is idle; 1 and 4 share its node. */
+	host_cpu_idle[0] = host_cpu_idle[2] = host_cpu_idle[3] = true;
+	host_cpu_idle[5] = true;
+	tm_rec_arm(&r, 2, TIMER_DEFERRABLE, 1010);
+	ck_assert_uint_eq(r.t.flags & TIMER_CPUMASK, 1);	/* lowest */
+	timer_delete(&r.t);
+	tm_rec_arm(&r, 2, 0, 1010);
+	ck_assert_uint_eq(r.t.flags & TIMER_CPUMASK, 1);
+	timer_delete(&r.t);
+	/* The deferrable one expires on CPU 1's tick, not CPU 2's. */
+	tm_rec_arm(&r, 2, TIMER_DEFERRABLE, 1010);
+	for (cpu = 0; cpu < 12; cpu++)
+		tm_cpus[cpu].up = cpu == 1;
+	tm_advance_to(1012);
+	ck_assert_uint_eq(r.fired, 1);
+	ck_assert_uint_eq(r.fired_cpu, 1);
+	timer_get_stats(1, &st);
+	ck_assert_uint_ge(st.expired_local, 1);
+
+	/* Migration off: everything stays where it is armed. */
+	timer_set_migration(false);
+	tm_rec_arm(&r, 2, TIMER_DEFERRABLE, 1100);
+	ck_assert_uint_eq(r.t.flags & TIMER_CPUMASK, 2);
+	timer_delete(&r.t);
+	tm_rec_arm(&r, 2, 0, 1100);
+	ck_assert_uint_eq(r.t.flags & TIMER_CPUMASK, 2);
 	timer_delete(&r.t);
 	ck_assert_uint_eq(host_warn_hits, 0);
 }
@@ -663,6 +719,7 @@ static Suite *tmigr_suite(void)
 	tcase_add_test(glue, last_idle_cpu_wakes_for_a_sibling_timer);
 	tcase_add_test(glue, next_event_per_model);
 	tcase_add_test(glue, push_targets_sibling_then_node_then_any);
+	tcase_add_test(glue, push_moves_deferrable_timers_like_linux_6_8);
 	tcase_add_test(glue, local_model_never_migrates);
 	tcase_add_test(glue, second_pulled_timer_is_not_a_jiffy_later);
 	suite_add_tcase(s, glue);

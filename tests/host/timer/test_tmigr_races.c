@@ -563,6 +563,42 @@ START_TEST(event_queued_after_the_group_went_idle_reaches_the_root)
 }
 END_TEST
 
+/*
+ * The same interleaving with mainline's walk (tmigr_inactive_up() ends on
+ * its cmpxchg's view): CPU 9's event stays queued in its idle level-0 group,
+ * the root never hears of it, and busy CPU 0 sees nothing due, at the
+ * event's expiry or ever after (docs/findings/).
+ */
+START_TEST(event_queued_after_the_group_went_idle_is_lost_by_mainlines_walk)
+{
+	uint64_t t = tm_ns(1300);
+	struct tmigr_group_view g;
+
+	tm_setup(16, 1, 1000);
+	bring_up(16);
+	tmigr_set_inactive_up_mainline(true);
+	for (unsigned int cpu = 1; cpu < 16; cpu++)
+		if (cpu != 8 && cpu != 9)
+			tm_deactivate(cpu, TMIGR_NONE_NS);
+	arm_hook(TMIGR_RP_UPDATE_EVENTS, 9, 0, cpu8_idle_without_event);
+	tm_deactivate(9, t);
+	ck_assert(hook.fired);
+	g = group_view(tm_group_of(9));
+	ck_assert_uint_eq(g.active, 0);
+	ck_assert_uint_eq(g.next_expiry, t);
+	ck_assert_uint_eq(g.next_cpu, 9);
+	ck_assert_uint_eq(group_view(tm_root()).next_expiry, TMIGR_NONE_NS);
+	host_set_cpu(0);
+	for (uint64_t j = 1300; j < 2300; j += 100) {
+		host_set_now_ns(tm_ns(j));
+		ck_assert(!tmigr_requires_handle_remote());
+	}
+	/* The state invariants hold: only the event is gone. */
+	tm_assert_invariants();
+	ck_assert_uint_eq(host_warn_hits, 0);
+}
+END_TEST
+
 static void cpu2_goes_idle(void)
 {
 	tm_idle(2);
@@ -748,6 +784,59 @@ START_TEST(concurrent_walks_and_growth_keep_the_state_consistent)
 }
 END_TEST
 
+/*
+ * The old root is found inactive when the new root is connected: the
+ * whole hierarchy is idle and the CPU doing the prepare is not in it
+ * (here CPU 8 prepares itself, as an isolated or not yet online control
+ * CPU would).  Mainline used to assume the old root active and warned
+ * otherwise; it now reads the old root's state, and so does
+ * tmigr_sync_up(): the new root stays idle with the old root's first
+ * event queued, nothing warns, and the CPU that activates next
+ * propagates up through the old root into the new one and serves the
+ * event.
+ */
+START_TEST(old_root_found_inactive_at_connection_is_activated_by_a_walker)
+{
+	struct tmigr_group_view root, old;
+	struct tm_rec r;
+	int old_root;
+
+	tm_setup(9, 1, 1000);
+	bring_up(8);
+	tm_rec_arm(&r, 1, 0, 1196);
+	for (unsigned int cpu = 0; cpu < 8; cpu++)
+		tm_idle(cpu);
+	old_root = tm_root();
+	ck_assert_uint_eq(group_view(old_root).active, 0);
+	tm_prepare(8, 8);
+	root = group_view(tm_root());
+	old = group_view(old_root);
+	ck_assert_int_ne(tm_root(), old_root);
+	ck_assert_int_eq(old.parent, tm_root());
+	ck_assert_uint_eq(root.active, 0);
+	ck_assert_uint_eq(root.migrator, TMIGR_NONE);
+	ck_assert_uint_eq(root.next_expiry, tm_ns(1200));
+	ck_assert_uint_eq(root.next_cpu, 1);
+	tm_assert_invariants();
+	ck_assert_uint_eq(host_warn_hits, 0);
+
+	/* CPU 0 leaves idle: its walk activates the old and the new root. */
+	tm_wake(0);
+	root = group_view(tm_root());
+	ck_assert_uint_eq(root.active, old.childmask);
+	ck_assert_uint_eq(root.migrator, old.childmask);
+	tm_assert_invariants();
+	tm_online(8);
+	tm_advance_to(1210);
+	ck_assert_uint_eq(r.fired, 1);
+	ck_assert_uint_eq(r.fired_at, 1200);
+	ck_assert_uint_ne(r.fired_cpu, 1);
+	ck_assert_uint_eq(tm_cpus[1].wakes, 0);
+	tm_assert_invariants();
+	ck_assert_uint_eq(host_warn_hits, 0);
+}
+END_TEST
+
 static Suite *tmigr_races_suite(void)
 {
 	Suite *s = suite_create("tmigr_races");
@@ -763,6 +852,8 @@ static Suite *tmigr_races_suite(void)
 	tcase_add_test(tc, connection_vs_last_cpu_idle_leaves_the_root_idle);
 	tcase_add_test(tc, walker_reaching_a_new_parent_sees_the_mask);
 	tcase_add_test(tc, new_root_with_two_children_connects_the_old_root);
+	tcase_add_test(tc,
+		old_root_found_inactive_at_connection_is_activated_by_a_walker);
 	tcase_add_test(tc, new_node_builds_to_the_crossnode_level_first);
 	tcase_add_test(tc, own_due_timer_in_remote_handling_is_expired);
 	tcase_add_test(tc, sequence_count_rejects_a_stale_child_update);
@@ -771,6 +862,8 @@ static Suite *tmigr_races_suite(void)
 	tcase_add_test(tc, cpu_leaving_idle_while_pulled_is_not_requeued);
 	tcase_add_test(tc,
 		       event_queued_after_the_group_went_idle_reaches_the_root);
+	tcase_add_test(tc,
+		event_queued_after_the_group_went_idle_is_lost_by_mainlines_walk);
 	tcase_add_test(tc,
 		       concurrent_walks_and_growth_keep_the_state_consistent);
 	suite_add_tcase(s, tc);

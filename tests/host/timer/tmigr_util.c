@@ -63,8 +63,8 @@ void tm_start_tmigr(unsigned int nnodes)
 	ck_assert_int_eq(tmigr_init(nr_cpu_ids, nnodes), 0);
 }
 
-/* The wheel at TM_HZ from jiffy @j0 under PULL, and the hierarchy. */
-void tm_start(unsigned int nnodes, uint64_t j0)
+/* The wheel at TM_HZ from jiffy @j0 under PULL, no hierarchy yet. */
+void tm_start_wheel(uint64_t j0)
 {
 	tm_set_time(j0);
 	free(tm_storage);
@@ -72,6 +72,12 @@ void tm_start(unsigned int nnodes, uint64_t j0)
 	ck_assert_ptr_nonnull(tm_storage);
 	ck_assert_int_eq(timer_init(tm_storage, nr_cpu_ids, TM_HZ), 0);
 	timer_set_model(TIMER_MODEL_PULL);
+}
+
+/* The wheel at TM_HZ from jiffy @j0 under PULL, and the hierarchy. */
+void tm_start(unsigned int nnodes, uint64_t j0)
+{
+	tm_start_wheel(j0);
 	tm_start_tmigr(nnodes);
 }
 
@@ -95,6 +101,8 @@ void tm_teardown(void)
 	host_race_hook = NULL;
 	host_wake_hook = NULL;
 	timer_set_model(TIMER_MODEL_PULL);
+	timer_set_migration(true);
+	tmigr_set_inactive_up_mainline(false);
 	free(tm_storage);
 	tm_storage = NULL;
 	host_env_free_all();
@@ -302,7 +310,8 @@ int tm_root(void)
 
 /*
  * The state invariants: a group's active mask is exactly its active
- * children (CPUs online and not idle, groups with an active mask), its
+ * children (CPUs online, not idle and not isolated, groups with an active
+ * mask), its
  * migrator is one of them or NONE when there is none, one root, at most
  * TMIGR_CHILDS_PER_GROUP children.  Returns 0, or -1 with @why filled.
  */
@@ -320,7 +329,7 @@ int tm_check_invariants(char *why, unsigned int len)
 		want[id] = 0;
 	for (cpu = 0; cpu < nr_cpu_ids; cpu++) {
 		ck_assert(tmigr_cpu_get(cpu, &c));
-		if (c.group >= 0 && c.online && !c.idle)
+		if (c.group >= 0 && c.online && !c.idle && !c.isolated)
 			want[c.group] |= c.childmask;
 	}
 	for (id = 0; id < shape.groups; id++) {

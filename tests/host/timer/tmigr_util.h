@@ -40,6 +40,7 @@ struct tm_rec {
 
 void tm_env(unsigned int ncpus);
 void tm_start_tmigr(unsigned int nnodes);
+void tm_start_wheel(uint64_t j0);
 void tm_start(unsigned int nnodes, uint64_t j0);
 void tm_setup(unsigned int ncpus, unsigned int nnodes, uint64_t j0);
 void tm_teardown(void);
