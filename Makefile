@@ -18,7 +18,7 @@ KLDFLAGS := -n -nostdlib -T linker.ld -z max-page-size=4096 \
 	--no-warn-rwx-segments
 
 KSRCS := $(wildcard boot/*.S arch/x86_64/*.S) \
-	$(wildcard arch/x86_64/*.c kernel/*.c drivers/*.c lib/*.c \
+	$(wildcard arch/x86_64/*.c kernel/*.c kernel/env/*.c drivers/*.c lib/*.c \
 		timer/*.c tests/guest/*.c)
 KOBJS := $(patsubst %,$(BUILD)/k/%.o,$(KSRCS))
 
@@ -91,8 +91,8 @@ test-big: kernel
 		--numa 0-50:51-101:102-152:153-203:204-254 --expect-topology
 
 # Beyond 255 CPUs: 256, 512 and 1024 on nodes of 64, under TCG with x2APIC,
-# which needs QEMU >= 9.0 (Debian 12: tools/deps --qemu=backports, or
-# QEMU=/path/to/qemu-system-x86_64).  Minutes long, so not part of `test`.
+# which needs QEMU >= 9.0 (Debian 12: tools/deps --qemu=both, then
+# QEMU=build/qemu10/qemu-system-x86_64).  Minutes long, so not part of `test`.
 .PHONY: test-huge
 test-huge: kernel
 	$(PYTHON) tests/boot/run_huge.py
@@ -146,7 +146,8 @@ run: kernel
 	tools/boot --smp 8 --numa 0-3:4-7 \
 		--cmdline "scenario=one_busy,period_ms=10,duration_ms=1000"
 
+# build/qemuN/ (tools/deps --qemu=both) stays: it is a download, not a build.
 clean:
-	rm -rf $(BUILD)
+	find $(BUILD) -mindepth 1 -maxdepth 1 ! -name 'qemu[0-9]*' -exec rm -rf {} + 2>/dev/null || true
 
 -include $(KOBJS:.o=.d)

@@ -520,6 +520,158 @@ static void reset_topology(struct acpi_topology *out)
 	out->nnodes = 1;
 }
 
+/* The RSDP's signature, checksum and, from revision 2, its length. */
+static int check_rsdp(const uint8_t *r, size_t rsdp_len, char *err,
+		      size_t errlen)
+{
+	uint32_t len;
+
+	if (rsdp_len < RSDP_V1_LEN) {
+		errfmt(err, errlen, "acpi: RSDP length %lu smaller than %u",
+		       (unsigned long)rsdp_len, RSDP_V1_LEN);
+		return -EINVAL;
+	}
+	if (memcmp(r, RSDP_SIG, RSDP_SIG_LEN) != 0) {
+		errfmt(err, errlen, "acpi: RSDP signature mismatch");
+		return -EINVAL;
+	}
+	if (sum8(r, RSDP_V1_LEN)) {
+		errfmt(err, errlen, "acpi: RSDP checksum mismatch (sum 0x%x)",
+		       sum8(r, RSDP_V1_LEN));
+		return -EINVAL;
+	}
+	if (r[RSDP_OFF_REVISION] < 2)
+		return 0;
+	if (rsdp_len < RSDP_V2_LEN) {
+		errfmt(err, errlen,
+		       "acpi: RSDP revision %u but only %lu bytes given",
+		       r[RSDP_OFF_REVISION], (unsigned long)rsdp_len);
+		return -EINVAL;
+	}
+	len = get32(r + RSDP_OFF_LENGTH);
+	if (len < RSDP_V2_LEN || len > rsdp_len) {
+		errfmt(err, errlen,
+		       "acpi: RSDP length %u invalid (%lu bytes given)",
+		       len, (unsigned long)rsdp_len);
+		return -EINVAL;
+	}
+	if (sum8(r, len)) {
+		errfmt(err, errlen,
+		       "acpi: RSDP extended checksum mismatch (sum 0x%x)",
+		       sum8(r, len));
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* The root table (XSDT or RSDT) and the size of its entries. */
+struct root_table {
+	struct table t;
+	const char *name;
+	unsigned int esize;
+};
+
+/* Load the XSDT if the checked RSDP @r names one, else the RSDT. */
+static int load_root(acpi_map_fn map, const uint8_t *r,
+		     struct root_table *root, char *err, size_t errlen)
+{
+	uint64_t phys;
+	int ret;
+
+	if (r[RSDP_OFF_REVISION] >= 2 && get64(r + RSDP_OFF_XSDT)) {
+		phys = get64(r + RSDP_OFF_XSDT);
+		root->name = "XSDT";
+		root->esize = XSDT_ENTRY_LEN;
+	} else {
+		phys = get32(r + RSDP_OFF_RSDT);
+		root->name = "RSDT";
+		root->esize = RSDT_ENTRY_LEN;
+	}
+	if (!phys) {
+		errfmt(err, errlen, "acpi: %s address is zero", root->name);
+		return -EINVAL;
+	}
+	ret = load_table(map, phys, root->name, root->name, &root->t, err,
+			 errlen);
+	if (ret)
+		return ret;
+	if ((root->t.len - SDT_HDR_LEN) % root->esize) {
+		errfmt(err, errlen,
+		       "acpi: %s length %u is not header + %u-byte entries",
+		       root->name, root->t.len, root->esize);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* The tables acpi_parse() reads; .p is NULL for one not found. */
+struct topo_tables {
+	struct table madt, srat, slit;
+};
+
+/* Load the first MADT, SRAT and SLIT the root table lists. */
+static int find_tables(acpi_map_fn map, const struct root_table *root,
+		       struct topo_tables *tt, char *err, size_t errlen)
+{
+	unsigned int i, n = (root->t.len - SDT_HDR_LEN) / root->esize;
+	int ret;
+
+	for (i = 0; i < n; i++) {
+		const uint8_t *ep = root->t.p + SDT_HDR_LEN +
+				    (size_t)i * root->esize;
+		uint64_t phys = root->esize == 8 ? get64(ep) : get32(ep);
+		const uint8_t *h;
+		struct table *dst;
+		const char *name;
+
+		if (!phys)
+			continue;
+		h = map(phys, SDT_HDR_LEN);
+		if (!h) {
+			errfmt(err, errlen,
+			       "acpi: %s entry %u (0x%llx) is outside mapped memory",
+			       root->name, i, (unsigned long long)phys);
+			return -EINVAL;
+		}
+		if (!memcmp(h, "APIC", 4)) {
+			dst = &tt->madt;
+			name = "MADT";
+		} else if (!memcmp(h, "SRAT", 4)) {
+			dst = &tt->srat;
+			name = "SRAT";
+		} else if (!memcmp(h, "SLIT", 4)) {
+			dst = &tt->slit;
+			name = "SLIT";
+		} else {
+			continue;
+		}
+		if (dst->p)
+			continue;	/* duplicate: keep the first */
+		ret = load_table(map, phys, NULL, name, dst, err, errlen);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+/* Fill @out from the tables found; on failure @out is reset. */
+static int parse_tables(const struct topo_tables *tt,
+			struct acpi_topology *out, char *err, size_t errlen)
+{
+	int ret = parse_madt(&tt->madt, out, err, errlen);
+
+	if (!ret && tt->srat.p)
+		ret = parse_srat(&tt->srat, out, err, errlen);
+	if (!ret && tt->slit.p)
+		ret = parse_slit(&tt->slit, out, err, errlen);
+	if (ret) {
+		reset_topology(out);
+		return ret;
+	}
+	assign_nodes(out);
+	return 0;
+}
+
 /**
  * acpi_parse - parse MADT, SRAT and SLIT reachable from an RSDP.
  * @map:      mapping callback used for every table access.
@@ -541,129 +693,28 @@ static void reset_topology(struct acpi_topology *out)
 int acpi_parse(acpi_map_fn map, const void *rsdp, size_t rsdp_len,
 	       struct acpi_topology *out, char *err, size_t errlen)
 {
-	const uint8_t *r = rsdp;
-	struct table root, madt = { 0 }, srat = { 0 }, slit = { 0 };
-	const char *root_name;
-	uint64_t root_phys;
-	unsigned int esize, i, n;
+	struct topo_tables tt = { { 0 }, { 0 }, { 0 } };
+	struct root_table root;
 	int ret;
 
 	if (err && errlen)
 		err[0] = '\0';
-	if (!map || !r || !out) {
+	if (!map || !rsdp || !out) {
 		errfmt(err, errlen, "acpi: invalid arguments");
 		return -EINVAL;
 	}
 	reset_topology(out);
-	if (rsdp_len < RSDP_V1_LEN) {
-		errfmt(err, errlen, "acpi: RSDP length %lu smaller than %u",
-		       (unsigned long)rsdp_len, RSDP_V1_LEN);
-		return -EINVAL;
-	}
-	if (memcmp(r, RSDP_SIG, RSDP_SIG_LEN) != 0) {
-		errfmt(err, errlen, "acpi: RSDP signature mismatch");
-		return -EINVAL;
-	}
-	if (sum8(r, RSDP_V1_LEN)) {
-		errfmt(err, errlen, "acpi: RSDP checksum mismatch (sum 0x%x)",
-		       sum8(r, RSDP_V1_LEN));
-		return -EINVAL;
-	}
-	if (r[RSDP_OFF_REVISION] >= 2) {
-		uint32_t len;
-
-		if (rsdp_len < RSDP_V2_LEN) {
-			errfmt(err, errlen,
-			       "acpi: RSDP revision %u but only %lu bytes given",
-			       r[RSDP_OFF_REVISION], (unsigned long)rsdp_len);
-			return -EINVAL;
-		}
-		len = get32(r + RSDP_OFF_LENGTH);
-		if (len < RSDP_V2_LEN || len > rsdp_len) {
-			errfmt(err, errlen,
-			       "acpi: RSDP length %u invalid (%lu bytes given)",
-			       len, (unsigned long)rsdp_len);
-			return -EINVAL;
-		}
-		if (sum8(r, len)) {
-			errfmt(err, errlen,
-			       "acpi: RSDP extended checksum mismatch (sum 0x%x)",
-			       sum8(r, len));
-			return -EINVAL;
-		}
-	}
-	if (r[RSDP_OFF_REVISION] >= 2 && get64(r + RSDP_OFF_XSDT)) {
-		root_phys = get64(r + RSDP_OFF_XSDT);
-		root_name = "XSDT";
-		esize = XSDT_ENTRY_LEN;
-	} else {
-		root_phys = get32(r + RSDP_OFF_RSDT);
-		root_name = "RSDT";
-		esize = RSDT_ENTRY_LEN;
-	}
-	if (!root_phys) {
-		errfmt(err, errlen, "acpi: %s address is zero", root_name);
-		return -EINVAL;
-	}
-	ret = load_table(map, root_phys, root_name, root_name, &root, err,
-			 errlen);
+	ret = check_rsdp(rsdp, rsdp_len, err, errlen);
+	if (!ret)
+		ret = load_root(map, rsdp, &root, err, errlen);
+	if (!ret)
+		ret = find_tables(map, &root, &tt, err, errlen);
 	if (ret)
 		return ret;
-	if ((root.len - SDT_HDR_LEN) % esize) {
-		errfmt(err, errlen,
-		       "acpi: %s length %u is not header + %u-byte entries",
-		       root_name, root.len, esize);
-		return -EINVAL;
-	}
-	n = (root.len - SDT_HDR_LEN) / esize;
-	for (i = 0; i < n; i++) {
-		const uint8_t *ep = root.p + SDT_HDR_LEN + (size_t)i * esize;
-		uint64_t phys = esize == 8 ? get64(ep) : get32(ep);
-		const uint8_t *h;
-		struct table *dst;
-		const char *name;
-
-		if (!phys)
-			continue;
-		h = map(phys, SDT_HDR_LEN);
-		if (!h) {
-			errfmt(err, errlen,
-			       "acpi: %s entry %u (0x%llx) is outside mapped memory",
-			       root_name, i, (unsigned long long)phys);
-			return -EINVAL;
-		}
-		if (!memcmp(h, "APIC", 4)) {
-			dst = &madt;
-			name = "MADT";
-		} else if (!memcmp(h, "SRAT", 4)) {
-			dst = &srat;
-			name = "SRAT";
-		} else if (!memcmp(h, "SLIT", 4)) {
-			dst = &slit;
-			name = "SLIT";
-		} else {
-			continue;
-		}
-		if (dst->p)
-			continue;	/* duplicate: keep the first */
-		ret = load_table(map, phys, NULL, name, dst, err, errlen);
-		if (ret)
-			return ret;
-	}
-	if (!madt.p) {
+	if (!tt.madt.p) {
 		errfmt(err, errlen, "acpi: no MADT (\"APIC\") in %s",
-		       root_name);
+		       root.name);
 		return -EINVAL;
 	}
-	ret = parse_madt(&madt, out, err, errlen);
-	if (!ret && srat.p)
-		ret = parse_srat(&srat, out, err, errlen);
-	if (!ret && slit.p)
-		ret = parse_slit(&slit, out, err, errlen);
-	if (ret) {
-		reset_topology(out);
-		return ret;
-	}
-	assign_nodes(out);
-	return 0;
+	return parse_tables(&tt, out, err, errlen);
 }

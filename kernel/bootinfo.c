@@ -277,78 +277,128 @@ static int mb2_acpi(struct parse_ctx *c, const uint8_t *tag, uint32_t off,
 	return 0;
 }
 
-static int parse_mb2(struct parse_ctx *c, uint64_t info_phys)
+/*
+ * Map the whole multiboot2 information, *@total bytes; NULL (said through
+ * fail(), so the error is -EINVAL) when it is malformed or unmapped.
+ */
+static const uint8_t *mb2_map_info(struct parse_ctx *c, uint64_t info_phys,
+				   uint32_t *total)
 {
 	const uint8_t *info;
-	uint32_t total, off;
-	uint64_t next;
-	bool have_cmdline = false, have_mmap = false;
+
+	if (info_phys % MB2_TAG_ALIGN) {
+		fail(c, "bootinfo: multiboot2 info at 0x%llx is not %u-byte aligned",
+		     (unsigned long long)info_phys, MB2_TAG_ALIGN);
+		return NULL;
+	}
+	info = map_range(c, info_phys, MB2_HDR_SIZE);
+	if (!info) {
+		fail(c, "bootinfo: multiboot2 info at 0x%llx is outside mapped memory",
+		     (unsigned long long)info_phys);
+		return NULL;
+	}
+	*total = ld32(info);
+	if (*total < MB2_HDR_SIZE + MB2_TAG_HDR_SIZE) {
+		fail(c, "bootinfo: multiboot2 total_size %u is too small (< %u, no room for the end tag)",
+		     *total, MB2_HDR_SIZE + MB2_TAG_HDR_SIZE);
+		return NULL;
+	}
+	info = map_range(c, info_phys, *total);
+	if (!info)
+		fail(c, "bootinfo: multiboot2 info at 0x%llx (total_size %u) is outside mapped memory",
+		     (unsigned long long)info_phys, *total);
+	return info;
+}
+
+/* The type and size of the tag at @off, checked against @total. */
+static int mb2_tag_header(struct parse_ctx *c, const uint8_t *info,
+			  uint32_t total, uint32_t off, uint32_t *type,
+			  uint32_t *size)
+{
+	const uint8_t *tag = info + off;
+
+	if (total - off < MB2_TAG_HDR_SIZE)
+		return fail(c, "bootinfo: multiboot2 tag header at offset %u overruns total_size %u (missing end tag?)",
+			    off, total);
+	*type = ld32(tag);
+	*size = ld32(tag + 4);
+	if (*size < MB2_TAG_HDR_SIZE)
+		return fail(c, "bootinfo: multiboot2 tag %u at offset %u has size %u < %u",
+			    *type, off, *size, MB2_TAG_HDR_SIZE);
+	if (*size > total - off)
+		return fail(c, "bootinfo: multiboot2 tag %u at offset %u overruns total_size %u",
+			    *type, off, total);
+	return 0;
+}
+
+/* Every cmdline tag is checked; only the @first one is taken. */
+static int mb2_cmdline(struct parse_ctx *c, const uint8_t *tag, uint32_t off,
+		       uint32_t size, bool first)
+{
+	const uint8_t *s = tag + MB2_TAG_HDR_SIZE;
+	size_t len = size - MB2_TAG_HDR_SIZE;
+
+	if (!memchr_nul(s, len))
+		return fail(c, "bootinfo: multiboot2 tag 1 at offset %u: cmdline is not NUL-terminated within the tag",
+			    off);
+	if (first)
+		set_cmdline(c->out, s, len);
+	return 0;
+}
+
+/* Which one-per-boot tags were taken: the first of each is used. */
+struct mb2_seen {
+	bool cmdline, mmap;
+};
+
+/* Take the tag at @off (not the end tag) into c->out. */
+static int mb2_tag(struct parse_ctx *c, const uint8_t *tag, uint32_t off,
+		   uint32_t type, uint32_t size, struct mb2_seen *seen)
+{
+	int ret = 0;
+
+	switch (type) {
+	case MB2_TAG_CMDLINE:
+		ret = mb2_cmdline(c, tag, off, size, !seen->cmdline);
+		seen->cmdline = true;
+		break;
+	case MB2_TAG_MMAP:
+		if (!seen->mmap)
+			ret = mb2_mmap(c, tag, off, size);
+		seen->mmap = true;
+		break;
+	case MB2_TAG_ACPI_OLD:
+	case MB2_TAG_ACPI_NEW:
+		ret = mb2_acpi(c, tag, off, type, size);
+		break;
+	default:
+		break;
+	}
+	return ret;
+}
+
+static int parse_mb2(struct parse_ctx *c, uint64_t info_phys)
+{
+	struct mb2_seen seen = { false, false };
+	const uint8_t *info;
+	uint32_t total = 0, off;
 	int ret;
 
-	if (info_phys % MB2_TAG_ALIGN)
-		return fail(c, "bootinfo: multiboot2 info at 0x%llx is not %u-byte aligned",
-			    (unsigned long long)info_phys, MB2_TAG_ALIGN);
-	info = map_range(c, info_phys, MB2_HDR_SIZE);
+	info = mb2_map_info(c, info_phys, &total);
 	if (!info)
-		return fail(c, "bootinfo: multiboot2 info at 0x%llx is outside mapped memory",
-			    (unsigned long long)info_phys);
-	total = ld32(info);
-	if (total < MB2_HDR_SIZE + MB2_TAG_HDR_SIZE)
-		return fail(c, "bootinfo: multiboot2 total_size %u is too small (< %u, no room for the end tag)",
-			    total, MB2_HDR_SIZE + MB2_TAG_HDR_SIZE);
-	info = map_range(c, info_phys, total);
-	if (!info)
-		return fail(c, "bootinfo: multiboot2 info at 0x%llx (total_size %u) is outside mapped memory",
-			    (unsigned long long)info_phys, total);
+		return -EINVAL;
+	for (off = MB2_HDR_SIZE;;) {
+		uint32_t type = 0, size = 0;
+		uint64_t next;
 
-	off = MB2_HDR_SIZE;
-	for (;;) {
-		const uint8_t *tag = info + off;
-		uint32_t type, size;
-
-		if (total - off < MB2_TAG_HDR_SIZE)
-			return fail(c, "bootinfo: multiboot2 tag header at offset %u overruns total_size %u (missing end tag?)",
-				    off, total);
-		type = ld32(tag);
-		size = ld32(tag + 4);
-		if (size < MB2_TAG_HDR_SIZE)
-			return fail(c, "bootinfo: multiboot2 tag %u at offset %u has size %u < %u",
-				    type, off, size, MB2_TAG_HDR_SIZE);
-		if (size > total - off)
-			return fail(c, "bootinfo: multiboot2 tag %u at offset %u overruns total_size %u",
-				    type, off, total);
-
-		ret = 0;
-		switch (type) {
-		case MB2_TAG_END:
-			return 0;
-		case MB2_TAG_CMDLINE: {
-			const uint8_t *s = tag + MB2_TAG_HDR_SIZE;
-			size_t len = size - MB2_TAG_HDR_SIZE;
-
-			if (!memchr_nul(s, len))
-				return fail(c, "bootinfo: multiboot2 tag 1 at offset %u: cmdline is not NUL-terminated within the tag",
-					    off);
-			if (!have_cmdline)
-				set_cmdline(c->out, s, len);
-			have_cmdline = true;
-			break;
-		}
-		case MB2_TAG_MMAP:
-			if (!have_mmap)
-				ret = mb2_mmap(c, tag, off, size);
-			have_mmap = true;
-			break;
-		case MB2_TAG_ACPI_OLD:
-		case MB2_TAG_ACPI_NEW:
-			ret = mb2_acpi(c, tag, off, type, size);
-			break;
-		default:
-			break;
-		}
+		ret = mb2_tag_header(c, info, total, off, &type, &size);
 		if (ret)
 			return ret;
-
+		if (type == MB2_TAG_END)
+			return 0;
+		ret = mb2_tag(c, info + off, off, type, size, &seen);
+		if (ret)
+			return ret;
 		/* the next tag starts at the next 8-byte boundary */
 		next = ((uint64_t)off + size + MB2_TAG_ALIGN - 1) &
 		       ~(uint64_t)(MB2_TAG_ALIGN - 1);

@@ -152,6 +152,35 @@ static int opt_timer_model(const char *val, size_t len,
 	return 0;
 }
 
+static const char *const tmigr_wake_names[] = {
+	[TMIGR_WAKE_ONE] = "one",
+	[TMIGR_WAKE_LINUX] = "linux",
+};
+
+/**
+ * tmigr_wake_name - printable name of a tmigr_wake= policy
+ * @policy: the policy
+ *
+ * Return: "one", "linux", or "?" for an out-of-range value.
+ */
+const char *tmigr_wake_name(enum tmigr_wake policy)
+{
+	if ((unsigned int)policy >= NR_TMIGR_WAKE)
+		return "?";
+	return tmigr_wake_names[policy];
+}
+
+static int opt_tmigr_wake(const char *val, size_t len,
+			  struct boot_options *o)
+{
+	int i = lookup_name(val, len, tmigr_wake_names, NR_TMIGR_WAKE);
+
+	if (i < 0)
+		return i;
+	o->tmigr_wake = (enum tmigr_wake)i;
+	return 0;
+}
+
 static int opt_hz(const char *val, size_t len, struct boot_options *o)
 {
 	unsigned int hz;
@@ -263,6 +292,10 @@ static const struct cmdline_option cmdline_options[] = {
 	  "self-tests to run (default: all)" },
 	{ "timer_model", opt_timer_model, "pull|push|local", NULL,
 	  "timer interrupt distribution model (default: pull)" },
+	{ "tmigr_wake", opt_tmigr_wake, "one|linux", NULL,
+	  "which idle CPU wakes for the idle pull hierarchy: one armed CPU "
+	  "per event, or every CPU that finds it idle as Linux "
+	  "(default: one)" },
 	{ "hz", opt_hz, "100|250|1000", NULL,
 	  "timer tick frequency (default: 250)" },
 	{ "nohz", opt_nohz, "on|off", "on",
@@ -309,6 +342,7 @@ void cmdline_defaults(struct boot_options *out)
 	memset(out, 0, sizeof(*out));
 	strlcpy(out->selftest, "all", sizeof(out->selftest));
 	out->timer_model = TIMER_MODEL_PULL;
+	out->tmigr_wake = TMIGR_WAKE_ONE;
 	out->hz = 250;
 	out->nohz = true;
 	out->timer_migration = true;

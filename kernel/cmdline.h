@@ -25,6 +25,7 @@
 #define WATCHDOG_S_MAX		3600
 
 #include "timer/timer.h"	/* enum timer_model */
+#include "timer/timer_migration.h"	/* enum tmigr_wake */
 
 enum { CLOCKEVENT_AUTO, CLOCKEVENT_ONESHOT, CLOCKEVENT_DEADLINE };
 
@@ -32,6 +33,7 @@ struct boot_options {
 	/* "all" (default), "none", or a comma list checked by the runner */
 	char selftest[CMDLINE_STR_MAX];
 	enum timer_model timer_model;	/* default TIMER_MODEL_PULL */
+	enum tmigr_wake tmigr_wake;	/* default TMIGR_WAKE_ONE */
 	unsigned int hz;		/* 100, 250 or 1000; default 250 */
 	bool nohz;			/* default true */
 	bool timer_migration;		/* default true */
@@ -55,5 +57,6 @@ int cmdline_parse(const char *line, struct boot_options *out,
 		  char *err, size_t errlen);
 void cmdline_help(cmdline_line_fn out, void *arg);
 const char *timer_model_name(enum timer_model model);
+const char *tmigr_wake_name(enum tmigr_wake policy);
 
 #endif /* KERNEL_CMDLINE_H */

@@ -15,11 +15,7 @@
  * longer PENDING, or belongs to an older generation, and does nothing.
  */
 #include "kernel/hotplug.h"
-#include "arch/x86_64/idle.h"
-#include "arch/x86_64/irq.h"
-#include "arch/x86_64/lapic.h"
-#include "arch/x86_64/smp.h"
-#include "arch/x86_64/tsc.h"
+#include "arch/x86_64/arch.h"
 #include "kernel/panic.h"
 #include "kernel/percpu.h"
 #include "kernel/printk.h"
@@ -28,10 +24,11 @@
 #include "kernel/tick.h"
 #include "lib/atomic.h"
 #include "lib/errno.h"
+#include "lib/time.h"
 #include "timer/timer.h"
 #include "timer/timer_migration.h"
 
-#define HOTPLUG_WAIT_NS	1000000000ULL
+#define HOTPLUG_WAIT_NS	NSEC_PER_SEC
 
 enum { REQ_IDLE, REQ_PENDING, REQ_RUNNING, REQ_DONE, REQ_CANCELLED };
 
@@ -57,7 +54,7 @@ bool cpu_present_booted(unsigned cpu)
 
 static unsigned req_state(void)
 {
-	return __atomic_load_n(&req.state, __ATOMIC_ACQUIRE);
+	return smp_load_acquire(&req.state);
 }
 
 /* Take the one hotplug slot; false (said when @verbose) if it is taken. */
@@ -65,8 +62,7 @@ static bool hotplug_begin(const char *op, bool verbose)
 {
 	unsigned expect = 0;
 
-	if (__atomic_compare_exchange_n(&hotplug_busy, &expect, 1, false,
-					__ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
+	if (try_cmpxchg(&hotplug_busy, &expect, 1))
 		return true;
 	if (verbose)
 		printk("%s: another hotplug operation is in progress\n", op);
@@ -75,7 +71,7 @@ static bool hotplug_begin(const char *op, bool verbose)
 
 static void hotplug_end(void)
 {
-	__atomic_store_n(&hotplug_busy, 0, __ATOMIC_RELEASE);
+	smp_store_release(&hotplug_busy, 0);
 }
 
 /* On the going CPU, as work (irqs on); returns with irqs off. */
@@ -85,17 +81,15 @@ static void cpu_offline_work(void *arg)
 	unsigned expect = REQ_PENDING;
 
 	if ((unsigned)(uintptr_t)arg != READ_ONCE(req.gen) ||
-	    !__atomic_compare_exchange_n(&req.state, &expect, REQ_RUNNING,
-					 false, __ATOMIC_ACQ_REL,
-					 __ATOMIC_RELAXED))
+	    !try_cmpxchg(&req.state, &expect, REQ_RUNNING))
 		return;		/* a cancelled or older request */
 	local_irq_disable();
-	__atomic_store_n(&cpu_online[p->cpu], 0, __ATOMIC_RELEASE);
-	p->offline = true;
+	smp_store_release(&cpu_online[p->cpu], 0);
+	WRITE_ONCE(p->offline, true);
 	tmigr_cpu_offline();
 	tick_cpu_stop();
 	req.moved = timers_cpu_dead(p->cpu, req.to);
-	__atomic_store_n(&req.state, REQ_DONE, __ATOMIC_RELEASE);
+	smp_store_release(&req.state, REQ_DONE);
 }
 
 void cpu_park(void)
@@ -104,12 +98,12 @@ void cpu_park(void)
 	uint64_t t0 = clock_ns();
 
 	p->offlines++;
-	while (!__atomic_load_n(&p->online_request, __ATOMIC_ACQUIRE))
-		arch_cpu_halt();
-	p->online_request = false;
+	while (!smp_load_acquire(&p->online_request))
+		arch_cpu_idle();	/* no idle accounting: parked */
+	WRITE_ONCE(p->online_request, false);
 	p->offline_ns += clock_ns() - t0;
 	timers_cpu_up(p->cpu);
-	p->offline = false;
+	WRITE_ONCE(p->offline, false);
 	/*
 	 * Straight back to idle, tick still stopped: the idle path arms what
 	 * the CPU must serve.  Restarting it here could leave a tick pending
@@ -120,7 +114,7 @@ void cpu_park(void)
 		tick_cpu_start();
 	if (tmigr_cpu_online())
 		panic("hotplug: CPU %u cannot rejoin the hierarchy", p->cpu);
-	__atomic_store_n(&cpu_online[p->cpu], 1, __ATOMIC_RELEASE);
+	smp_store_release(&cpu_online[p->cpu], 1);
 }
 
 /* The checks both directions share; 0 or a code, said when @verbose. */
@@ -181,7 +175,7 @@ static int do_cpu_down(unsigned cpu, bool verbose)
 	req.gen++;
 	req.to = smp_processor_id();
 	req.moved = 0;
-	__atomic_store_n(&req.state, REQ_PENDING, __ATOMIC_RELEASE);
+	smp_store_release(&req.state, REQ_PENDING);
 	if (!smp_run_async(cpu, cpu_offline_work,
 			   (void *)(uintptr_t)req.gen)) {
 		req.state = REQ_IDLE;
@@ -196,9 +190,7 @@ static int do_cpu_down(unsigned cpu, bool verbose)
 	 * simulator cover that case).
 	 */
 	if (!spin_wait_until(req_done, 0, HOTPLUG_WAIT_NS) &&
-	    __atomic_compare_exchange_n(&req.state, &expect, REQ_CANCELLED,
-					false, __ATOMIC_ACQ_REL,
-					__ATOMIC_RELAXED)) {
+	    try_cmpxchg(&req.state, &expect, REQ_CANCELLED)) {
 		if (verbose)
 			printk("cpu_down: CPU %u did not answer within 1 s "
 			       "(busy?)\n", cpu);
@@ -206,7 +198,7 @@ static int do_cpu_down(unsigned cpu, bool verbose)
 	}
 	/* Taken: it finishes in microseconds. */
 	while (req_state() != REQ_DONE)
-		__asm__ volatile("pause");
+		cpu_relax();
 	WRITE_ONCE(moved_total, moved_total + req.moved);
 	if (verbose)
 		printk("# hotplug cpu=%u offline timers_moved=%u to=%u\n", cpu,
@@ -232,7 +224,7 @@ static int cpu_down_common(unsigned cpu, bool verbose)
 
 static bool cpu_is_up(void *arg)
 {
-	return __atomic_load_n(&cpu_online[(uintptr_t)arg], __ATOMIC_ACQUIRE);
+	return smp_load_acquire(&cpu_online[(uintptr_t)arg]);
 }
 
 /* Pre: hotplug_busy held, check_cpu() passed. */
@@ -240,13 +232,13 @@ static int do_cpu_up(unsigned cpu, bool verbose)
 {
 	struct percpu *p = per_cpu(cpu);
 
-	if (cpu_online[cpu] || !p->offline) {
+	if (cpu_online[cpu] || !READ_ONCE(p->offline)) {
 		if (verbose)
 			printk("cpu_up: CPU %u is already online\n", cpu);
 		return -EALREADY;
 	}
-	__atomic_store_n(&p->online_request, true, __ATOMIC_RELEASE);
-	lapic_send_ipi(p->apic_id, RESCHEDULE_VECTOR);
+	smp_store_release(&p->online_request, true);
+	arch_send_ipi(cpu, RESCHEDULE_VECTOR);
 	if (!spin_wait_until(cpu_is_up, (void *)(uintptr_t)cpu,
 			     HOTPLUG_WAIT_NS)) {
 		if (verbose)

@@ -1,5 +1,5 @@
 /*
- * The idle loop, NOHZ entry and exit, and the kernel's side of timer/.
+ * The idle loop and NOHZ entry and exit (set-up: kernel/timers.c).
  *
  * Data flow (docs/design.md, "Going idle"): idle entry -> tick_nohz_idle_stop_tick() ->
  * timer_nohz_next_event() (forward and idle the bases; under the pull
@@ -12,97 +12,53 @@
  */
 #include "kernel/idle.h"
 #include "kernel/hotplug.h"
-#include "arch/x86_64/idle.h"
-#include "arch/x86_64/irq.h"
-#include "arch/x86_64/lapic.h"
-#include "arch/x86_64/tsc.h"
-#include "kernel/cmdline.h"
-#include "kernel/kmem.h"
+#include "arch/x86_64/arch.h"
 #include "kernel/panic.h"
 #include "kernel/percpu.h"
 #include "kernel/printk.h"
 #include "kernel/smp_call.h"
 #include "kernel/spinlock.h"
 #include "kernel/tick.h"
-#include "kernel/topology.h"
+#include "kernel/timers.h"
 #include "kernel/trace.h"
 #include "lib/atomic.h"
 #include "timer/timer.h"
-#include "timer/timer_migration.h"
 
-extern struct boot_options boot_opts;
-
-uint64_t timer_env_now_ns(void)
+uint64_t cpu_idle_awake_ns(unsigned int cpu)
 {
-	return clock_ns();
+	struct percpu *p = per_cpu(cpu);
+	/*
+	 * The stretch first: if it ends and is added to the total between
+	 * the two reads it is counted twice, never missed (an upper bound).
+	 */
+	uint64_t woke = smp_load_acquire(&p->idle_woke_ns);
+	uint64_t awake = READ_ONCE(p->idle_awake_ns);
+	uint64_t now = clock_ns();
+
+	return awake + (woke && now > woke ? now - woke : 0);
 }
 
 bool cpu_is_idle(unsigned int cpu)
 {
-	return READ_ONCE(per_cpu(cpu)->in_idle_loop);
+	return READ_ONCE(per_cpu(cpu)->in_idle_period);
 }
 
-bool timer_env_cpu_idle(unsigned int cpu)
+/*
+ * One HLT of an idle period, stamped for the wake accounting that the
+ * first interrupt does (kernel/irq.c).
+ */
+static void idle_halt(struct percpu *p)
 {
-	return cpu_is_idle(cpu);
-}
-
-void timer_env_wake_cpu(unsigned int cpu)
-{
-	if (cpu == smp_processor_id())
-		return;		/* we are awake; the idle path re-asks */
-	lapic_send_ipi(per_cpu(cpu)->apic_id, RESCHEDULE_VECTOR);
-}
-
-void timers_init(void)
-{
-	size_t size = timer_bases_size(nr_cpus);
-	void *bases = kzalloc(size);
-	struct tmigr_shape shape;
-	int err;
-
-	if (!bases)
-		panic("timers: no memory for %u CPUs' bases (%zu bytes)",
-		      nr_cpus, size);
-	tick_init(boot_opts.hz, boot_opts.nohz);
-	if (timer_init(bases, nr_cpus, boot_opts.hz))
-		panic("timers: timer_init failed");
-	timer_set_model(boot_opts.timer_model);
-	/* As Linux 6.8: migration needs the sysctl and NOHZ active. */
-	timer_set_migration(boot_opts.timer_migration && boot_opts.nohz);
-	err = tmigr_init(nr_cpus, acpi_topo.nnodes);
-	if (err)
-		panic("tmigr: init failed (%d)", err);
-	for (unsigned i = 0; i < nr_cpus; i++)
-		timers_cpu_prepare(i);
-	tmigr_get_shape(&shape);
-	printk("# timer model=%s hz=%u nohz=%s isolcpus=%s initial_jiffies=%lu\n",
-	       timer_model_name(boot_opts.timer_model), boot_opts.hz,
-	       boot_opts.nohz ? "on" : "off",
-	       boot_opts.isolcpus[0] ? boot_opts.isolcpus : "none",
-	       (unsigned long)jiffies64);
-	printk("# tmigr levels=%u children=%u crossnode=%u groups=%u\n",
-	       shape.levels, TMIGR_CHILDS_PER_GROUP, shape.crossnode_level,
-	       shape.groups);
-}
-
-void timers_cpu_prepare(unsigned int cpu)
-{
-	int err = tmigr_cpu_prepare(cpu);
-
-	if (err)
-		panic("tmigr: cannot prepare CPU %u (%d)", cpu, err);
-}
-
-void timers_cpu_online(void)
-{
-	int err;
-
-	tick_cpu_start();
-	err = tmigr_cpu_online();
-	if (err)
-		panic("tmigr: CPU %u cannot join (%d)", smp_processor_id(),
-		      err);
+	p->idle_entries++;
+	p->idle_since = clock_ns();
+	/* Total before stretch (cpu_idle_awake_ns() reads the other way). */
+	if (p->idle_woke_ns) {
+		WRITE_ONCE(p->idle_awake_ns, p->idle_awake_ns + p->idle_since -
+						     p->idle_woke_ns);
+		smp_store_release(&p->idle_woke_ns, 0);
+	}
+	WRITE_ONCE(p->halted, true);
+	arch_cpu_idle();
 }
 
 /*
@@ -113,7 +69,7 @@ static void do_idle(bool (*done)(void *), void *arg)
 {
 	struct percpu *p = this_cpu();
 
-	WRITE_ONCE(p->in_idle_loop, true);
+	WRITE_ONCE(p->in_idle_period, true);
 	for (;;) {
 		/* Short calls are served in idle, as Linux's IPI handlers. */
 		if (smp_call_run_pending(false))
@@ -122,22 +78,29 @@ static void do_idle(bool (*done)(void *), void *arg)
 			break;
 		tick_nohz_idle_stop_tick();
 		trace(idle_enter, p->tick_stopped, p->tick_next_ns);
-		arch_cpu_idle();
+		idle_halt(p);
 	}
-	WRITE_ONCE(p->in_idle_loop, false);
+	WRITE_ONCE(p->in_idle_period, false);
+	p->idle_woke_ns = 0;	/* what follows is work, not the idle path */
 	tick_nohz_idle_exit();
 }
 
-__attribute__((noreturn)) void cpu_idle_loop(void)
+static __attribute__((noreturn)) void cpu_idle_loop(void)
 {
 	local_irq_disable();
 	for (;;) {
 		do_idle(0, 0);
 		smp_call_run_pending(true);
 		/* The work was cpu_down()'s: park until cpu_up(). */
-		if (this_cpu()->offline)
+		if (READ_ONCE(this_cpu()->offline))
 			cpu_park();
 	}
+}
+
+__attribute__((noreturn)) void cpu_startup_entry(void)
+{
+	timers_cpu_online();
+	cpu_idle_loop();
 }
 
 void cpu_idle_until(bool (*done)(void *), void *arg)
@@ -150,17 +113,17 @@ void cpu_idle_until(bool (*done)(void *), void *arg)
 
 struct sleeper {
 	struct timer_list timer;
-	volatile bool fired;
+	bool fired;
 };
 
 static void sleeper_fn(struct timer_list *t)
 {
-	((struct sleeper *)t)->fired = true;
+	WRITE_ONCE(((struct sleeper *)t)->fired, true);
 }
 
 static bool sleeper_done(void *arg)
 {
-	return ((struct sleeper *)arg)->fired;
+	return READ_ONCE(((struct sleeper *)arg)->fired);
 }
 
 void cpu_idle_sleep_ns(uint64_t ns)

@@ -22,11 +22,14 @@
 #include "kernel/printk.h"
 #include "kernel/scenario.h"
 #include "kernel/spinlock.h"
+#include "kernel/timers.h"
 #include "kernel/topology.h"
 #include "kernel/trace.h"
 #include "kernel/watchdog.h"
+#include "lib/atomic.h"
 #include "lib/parse.h"
 #include "lib/string.h"
+#include "lib/time.h"
 #include "timer/timer.h"
 
 #define GIB		(1UL << 30)
@@ -185,7 +188,7 @@ static void print_cpu_stats(void)
 		if (!cpu_online[i])
 			continue;
 		/* A CPU halted right now: count its current idle period too. */
-		if (p->in_idle)
+		if (READ_ONCE(p->halted))
 			idle_ns += clock_ns() - p->idle_since;
 		timer_get_stats(i, &ts);
 		printk("# stat cpu=%u node=%u wakes=%lu wakes_timer=%lu "
@@ -195,9 +198,9 @@ static void print_cpu_stats(void)
 		       "parked_wakes=%lu softirq_deferred=%lu\n", i, p->node,
 		       p->wakes_timer + p->wakes_ipi + p->wakes_other,
 		       p->wakes_timer, p->wakes_ipi, p->wakes_other,
-		       idle_ns / 1000, p->ticks, p->tick_stops,
+		       idle_ns / NSEC_PER_USEC, p->ticks, p->tick_stops,
 		       ts.expired_local, ts.expired_remote, ts.pulled_for,
-		       p->offlines, p->offline_ns / 1000, p->parked_wakes,
+		       p->offlines, p->offline_ns / NSEC_PER_USEC, p->parked_wakes,
 		       p->softirq_deferred);
 	}
 }
@@ -254,8 +257,10 @@ void kmain(uint32_t magic, uint32_t info_phys)
 				    boot_opts.clockevent == CLOCKEVENT_DEADLINE))
 		fail_boot("clockevent: deadline asked for, but CPUID.01H:ECX"
 			  "[24] says this CPU has no TSC-deadline timer");
-	printk("# clockevent lapic_timer_khz=%lu mode=%s\n",
-	       lapic_timer_rate() / 1000, lapic_clockevent_mode());
+	printk("# clockevent lapic_timer_khz=%lu err_ppm=%lu mode=%s\n",
+	       lapic_timer_rate() / 1000,
+	       (unsigned long)lapic_timer_rate_error_ppm(),
+	       lapic_clockevent_mode());
 	timers_init();
 	timers_cpu_online();
 	smp_boot_aps();

@@ -1,7 +1,8 @@
 #include "kernel/percpu.h"
-#include "arch/x86_64/cpu.h"
+#include "arch/x86_64/arch.h"
 #include "kernel/mm.h"
 #include "kernel/pmm.h"
+#include "lib/errno.h"
 #include "lib/string.h"
 
 #define MSR_GS_BASE	0xC0000101
@@ -15,7 +16,7 @@ int percpu_alloc(unsigned ncpus)
 	uint64_t pa = pmm_alloc_contig((bytes + PAGE_SIZE - 1) / PAGE_SIZE);
 
 	if (!pa)
-		return -12;
+		return -ENOMEM;
 	percpu_areas = phys_to_virt(pa);
 	memset(percpu_areas, 0, bytes);
 	for (unsigned i = 0; i < ncpus; i++) {

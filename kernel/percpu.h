@@ -9,10 +9,11 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+/* Shared with the caller: marked accesses only (lib/atomic.h). */
 struct percpu_call {
-	void (*volatile fn)(void *arg);
-	void *volatile arg;
-	volatile bool done;
+	void (*fn)(void *arg);
+	void *arg;
+	bool done;
 };
 
 struct percpu {
@@ -20,33 +21,46 @@ struct percpu {
 	unsigned cpu;
 	uint32_t apic_id;
 	unsigned node;
-	/* Set by arch_cpu_idle() before HLT, cleared by the first interrupt. */
-	volatile bool in_idle;
-	/* Added to this CPU's TSC to line it up with the boot CPU's. */
-	uint64_t tsc_offset;
+	/*
+	 * The idle words (kernel/idle.h): halted from just before an idle
+	 * HLT to the first interrupt after it; in_idle_period from idle
+	 * entry to exit (many HLTs); tick_stopped while NOHZ holds the tick.
+	 */
+	bool halted;
+	/*
+	 * Added to this CPU's TSC to line it up with the boot CPU's; good to
+	 * tsc_sync_ns either way (half the kept sync round trip; 0 on CPU 0).
+	 */
+	uint64_t tsc_offset, tsc_sync_ns;
 	uint64_t idle_entries;
 	uint64_t wakes_timer, wakes_ipi, wakes_other;
 	uint64_t idle_ns, idle_since;
+	/*
+	 * Out of HLT inside the idle loop (kernel/idle.h, cpu_idle_awake_ns):
+	 * when the last interrupt woke it (0: not woken from the idle loop's
+	 * HLT), and the total from such wakes to the next HLT.
+	 */
+	uint64_t idle_woke_ns, idle_awake_ns;
 	uint64_t ipis_received;
 	uint64_t timer_irqs;
-	volatile uint64_t last_timer_irq_ns;
+	uint64_t last_timer_irq_ns;
 	/* smp_call_on() and smp_run_on() requests (kernel/smp_call.h). */
 	struct percpu_call call, work;
 	/* kernel/idle.c, kernel/tick.c, kernel/softirq.c */
 	unsigned core_id;		/* shared by SMT siblings */
 	bool isolated;			/* isolcpus= */
-	bool in_idle_loop;		/* between idle entry and exit */
+	bool in_idle_period;		/* between idle entry and exit */
 	bool tick_stopped;
 	bool nohz_asked;		/* timer_nohz_next_event() this period */
 	bool softirq_pending, in_softirq;
 	uint64_t softirq_deferred;	/* passes left for the next irq exit */
-	uint64_t tick_next_ns;		/* LAPIC armed for, TICK_NONE_NS */
+	uint64_t tick_next_ns;		/* LAPIC armed for, TMIGR_NONE_NS */
 	uint64_t ticks, tick_stops;
 	uint64_t tick_irq_delay_ns;	/* last LAPIC interrupt vs armed time */
 	/* kernel/hotplug.c */
 	bool booted;			/* came up at boot: may go and return */
-	volatile bool offline;		/* parked: interrupts serve nothing */
-	volatile bool online_request;	/* cpu_up() asks the parked CPU */
+	bool offline;			/* parked: interrupts serve nothing */
+	bool online_request;		/* cpu_up() asks the parked CPU */
 	uint64_t offlines, offline_ns;
 	uint64_t parked_wakes;		/* interrupts while parked */
 };

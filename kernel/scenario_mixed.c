@@ -20,8 +20,8 @@
  * CPU woken for the first may still be awake for the next.
  */
 #include "kernel/scenario_mixed.h"
-#include "arch/x86_64/smp.h"
-#include "arch/x86_64/tsc.h"
+#include "arch/x86_64/arch.h"
+#include "kernel/boot.h"
 #include "kernel/cmdline.h"
 #include "kernel/idle.h"
 #include "kernel/kmem.h"
@@ -31,9 +31,8 @@
 #include "kernel/tick.h"
 #include "lib/atomic.h"
 #include "lib/rand.h"
+#include "lib/time.h"
 #include "timer/timer.h"
-
-extern struct boot_options boot_opts;
 
 enum mx_kind { MX_TIMEOUT, MX_PERIODIC, MX_DEFERRABLE, MX_PINNED_PERIODIC,
 	       MX_PINNED_TIMEOUT, MX_SLEEP };
@@ -48,14 +47,14 @@ struct mx_timer {
 	unsigned owner;
 	uint64_t period_j;	/* periodic kinds */
 	uint64_t expires;
-	volatile bool fired;	/* MX_SLEEP */
+	bool fired;		/* MX_SLEEP; marked accesses */
 };
 
 struct mx_cpu {
 	uint64_t rng;
 	struct mx_timer timers[MX_TIMERS];
 	struct mx_timer sleeper;
-	volatile bool sleeping;
+	bool sleeping;			/* marked: its interrupts read it */
 	bool stopping;			/* its timers re-arm no more */
 	uint64_t last_counted_entry;	/* idle period already counted */
 	uint64_t w0, w1, twake0, twake1;	/* wakes at start, end */
@@ -111,7 +110,7 @@ static void note_pinned(uint64_t now)
 	struct mx_cpu *c = &mx.cpu[here];
 	uint64_t entry = per_cpu(here)->idle_entries;
 
-	if (!c->sleeping || entry == c->last_counted_entry)
+	if (!READ_ONCE(c->sleeping) || entry == c->last_counted_entry)
 		return;
 	c->last_counted_entry = entry;
 	c->pinned_wakes++;
@@ -129,7 +128,7 @@ static void mx_fn(struct timer_list *t)
 	else if (!(m->t.flags & TIMER_DEFERRABLE))
 		map_set(mx.global_due, now);
 	if (m->kind == MX_SLEEP) {
-		m->fired = true;
+		WRITE_ONCE(m->fired, true);
 		return;
 	}
 	if (!m->period_j || READ_ONCE(mx.cpu[m->owner].stopping))
@@ -201,7 +200,7 @@ static void busy_for(uint64_t ns)
 	uint64_t t0 = clock_ns(), j0 = tick_update_jiffies();
 
 	while (clock_ns() - t0 < ns)
-		__asm__ volatile("pause");
+		cpu_relax();
 	for (uint64_t j = j0, j1 = tick_update_jiffies(); !timer_after(j, j1);
 	     j++)
 		map_set(mx.busy, j);
@@ -209,7 +208,7 @@ static void busy_for(uint64_t ns)
 
 static bool sleeper_done(void *arg)
 {
-	return ((struct mx_timer *)arg)->fired;
+	return READ_ONCE(((struct mx_timer *)arg)->fired);
 }
 
 /* Idle until @until (ns), on a pinned timer: the workload's own wake. */
@@ -219,12 +218,12 @@ static void sleep_until(struct mx_cpu *c, uint64_t until)
 
 	if (until <= now)
 		return;
-	c->sleeper.fired = false;
+	WRITE_ONCE(c->sleeper.fired, false);
 	mx_arm(&c->sleeper,
 	       tick_update_jiffies() + tick_ns_to_jiffies(until - now) + 1);
-	c->sleeping = true;
+	WRITE_ONCE(c->sleeping, true);
 	cpu_idle_until(sleeper_done, &c->sleeper);
-	c->sleeping = false;
+	WRITE_ONCE(c->sleeping, false);
 	c->sleeps++;
 }
 
@@ -253,8 +252,9 @@ static void worker(void *arg)
 	 * runs the same bursts and the same timer operations.
 	 */
 	for (uint64_t next = mx.t0_ns; next < mx.end_ns;) {
-		uint64_t busy = (uint64_t)rand_range(&c->rng, 200, 4000) * 1000;
-		uint64_t idle = (uint64_t)rand_range(&c->rng, 1000, 25000) * 1000;
+		uint64_t busy = (uint64_t)rand_range(&c->rng, 200, 4000) * NSEC_PER_USEC;
+		uint64_t idle =
+			(uint64_t)rand_range(&c->rng, 1000, 25000) * NSEC_PER_USEC;
 
 		sleep_until(c, next);
 		c->bursts++;
@@ -321,7 +321,7 @@ static unsigned report(const struct scenario_opts *o, unsigned ncpus)
 		       "wakes_timer=%lu idle_us=%lu sleeps=%lu bursts=%lu "
 		       "pinned_wakes=%lu\n", c, per_cpu(c)->node,
 		       m->w1 - m->w0, m->twake1 - m->twake0,
-		       (m->idle1 - m->idle0) / 1000, m->sleeps, m->bursts,
+		       (m->idle1 - m->idle0) / NSEC_PER_USEC, m->sleeps, m->bursts,
 		       m->pinned_wakes);
 	}
 	printk("# scenario_result name=mixed model=%s idle_cpus=%u "
@@ -331,7 +331,7 @@ static unsigned report(const struct scenario_opts *o, unsigned ncpus)
 	       timer_model_name(boot_opts.timer_model), ncpus, wakes, twakes,
 	       bound, mx.fired, ops, mx.early, late_percentile(50),
 	       late_percentile(99), mx.late_max, o->seed,
-	       (unsigned long)(tick_period_ns() / 1000));
+	       (unsigned long)(tick_period_ns() / NSEC_PER_USEC));
 	if (mx.early) {
 		printk("# scenario_check FAIL: %lu timers ran early\n",
 		       mx.early);
@@ -355,7 +355,7 @@ unsigned scenario_mixed_run(const struct scenario_opts *o)
 	uint64_t hz = tick_hz();
 
 	mx.cpu = kzalloc(nr_cpus * sizeof(*mx.cpu));
-	mx.win_len = ((uint64_t)o->duration_ms * hz + 999) / 1000 + 2;
+	mx.win_len = tick_ns_to_jiffies(o->duration_ms * NSEC_PER_MSEC) + 2;
 	mx.busy = kzalloc((mx.win_len + 7) / 8);
 	mx.pinned_wake = kzalloc((mx.win_len + 7) / 8);
 	mx.global_due = kzalloc((mx.win_len + 7) / 8);
@@ -363,7 +363,7 @@ unsigned scenario_mixed_run(const struct scenario_opts *o)
 		printk("scenario: no memory\n");
 		return 1;
 	}
-	mx.period_j = ((uint64_t)o->period_ms * hz + 999) / 1000;
+	mx.period_j = tick_ns_to_jiffies(o->period_ms * NSEC_PER_MSEC);
 	for (unsigned c = 0; c < nr_cpus; c++)
 		ncpus += cpu_online[c];
 	printk("# scenario name=mixed model=%s cpus=%u seed=%u period_ms=%u "
@@ -374,7 +374,7 @@ unsigned scenario_mixed_run(const struct scenario_opts *o)
 	mx.win_j = tick_update_jiffies();
 	/* Time for every CPU to start its worker and set up its timers. */
 	mx.t0_ns = clock_ns() + 20 * tick_period_ns();
-	mx.end_ns = mx.t0_ns + (uint64_t)o->duration_ms * 1000000ULL;
+	mx.end_ns = mx.t0_ns + o->duration_ms * NSEC_PER_MSEC;
 	for (unsigned c = 0; c < nr_cpus; c++) {
 		if (!cpu_online[c])
 			continue;
@@ -385,7 +385,7 @@ unsigned scenario_mixed_run(const struct scenario_opts *o)
 		if (cpu_online[c] && c != self)
 			smp_run_async(c, worker, &mx.cpu[c]);
 	worker(&mx.cpu[self]);
-	spin_wait_until(all_done, &ncpus, 10000000000ULL);
+	spin_wait_until(all_done, &ncpus, 10 * NSEC_PER_SEC);
 	failed = report(o, ncpus);
 	if (!failed)
 		printk("# scenario_check ok\n");

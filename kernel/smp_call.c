@@ -1,20 +1,22 @@
+#include <stddef.h>
+
 #include "kernel/smp_call.h"
-#include "arch/x86_64/irq.h"
-#include "arch/x86_64/lapic.h"
-#include "arch/x86_64/tsc.h"
+#include "arch/x86_64/arch.h"
 #include "kernel/percpu.h"
 #include "kernel/spinlock.h"
 #include "kernel/watchdog.h"
+#include "lib/atomic.h"
+#include "lib/time.h"
 
-#define CALL_WAIT_NS	1000000000ULL
+#define CALL_WAIT_NS	NSEC_PER_SEC
 
 static bool send(unsigned cpu, struct percpu_call *c, void (*fn)(void *),
 		 void *arg)
 {
-	c->done = false;
-	c->arg = arg;
-	__atomic_store_n(&c->fn, fn, __ATOMIC_RELEASE);
-	return lapic_send_ipi(per_cpu(cpu)->apic_id, CALL_FUNCTION_VECTOR);
+	WRITE_ONCE(c->done, false);
+	WRITE_ONCE(c->arg, arg);
+	smp_store_release(&c->fn, fn);
+	return arch_send_ipi(cpu, CALL_FUNCTION_VECTOR);
 }
 
 bool spin_wait_until_named(const char *what, bool (*done)(void *arg),
@@ -30,7 +32,7 @@ bool spin_wait_until_named(const char *what, bool (*done)(void *arg),
 			ok = false;
 			break;
 		}
-		__asm__ volatile("pause");
+		cpu_relax();
 	}
 	watchdog_wait_end(&saved);
 	return ok;
@@ -38,8 +40,7 @@ bool spin_wait_until_named(const char *what, bool (*done)(void *arg),
 
 static bool call_done(void *arg)
 {
-	return __atomic_load_n(&((struct percpu_call *)arg)->done,
-			       __ATOMIC_ACQUIRE);
+	return smp_load_acquire(&((struct percpu_call *)arg)->done);
 }
 
 static bool wait(struct percpu_call *c, uint64_t timeout_ns)
@@ -78,23 +79,23 @@ bool smp_run_wait(unsigned cpu, unsigned long long timeout_ns)
 
 bool smp_call_work_pending(void)
 {
-	return __atomic_load_n(&this_cpu()->work.fn, __ATOMIC_ACQUIRE) != 0;
+	return smp_load_acquire(&this_cpu()->work.fn) != 0;
 }
 
 bool smp_call_run_pending(bool work)
 {
 	struct percpu *p = this_cpu();
 	struct percpu_call *c = work ? &p->work : &p->call;
-	void (*fn)(void *) = __atomic_load_n(&c->fn, __ATOMIC_ACQUIRE);
+	void (*fn)(void *) = smp_load_acquire(&c->fn);
 
 	if (!fn)
 		return false;
-	c->fn = 0;
+	WRITE_ONCE(c->fn, NULL);
 	if (work)
 		local_irq_enable();
-	fn(c->arg);
+	fn(READ_ONCE(c->arg));
 	if (work)
 		local_irq_disable();
-	__atomic_store_n(&c->done, true, __ATOMIC_RELEASE);
+	smp_store_release(&c->done, true);
 	return true;
 }

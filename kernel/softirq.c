@@ -1,16 +1,13 @@
 #include "kernel/softirq.h"
-#include "arch/x86_64/tsc.h"
-#include "kernel/env/timer_env.h"
+#include "arch/x86_64/arch.h"
+#include "kernel/percpu.h"
+#include "kernel/spinlock.h"
+#include "lib/time.h"
 #include "timer/timer.h"
 
 void raise_timer_softirq(void)
 {
 	this_cpu()->softirq_pending = true;
-}
-
-void timer_env_raise_softirq(void)
-{
-	raise_timer_softirq();
 }
 
 /*
@@ -23,7 +20,7 @@ void timer_env_raise_softirq(void)
  * has work due.
  */
 #define SOFTIRQ_MAX_RESTART	10
-#define SOFTIRQ_MAX_NS		2000000ULL
+#define SOFTIRQ_MAX_NS		(2 * NSEC_PER_MSEC)
 
 void irq_exit_softirq(void)
 {

@@ -10,6 +10,9 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "arch/x86_64/arch.h"
+#include "lib/atomic.h"
+
 typedef struct {
 	uint32_t next;		/* ticket handed to the next arrival */
 	uint32_t owner;		/* ticket being served */
@@ -20,27 +23,26 @@ typedef struct {
 static inline void spin_lock_init(spinlock_t *l)
 {
 	l->next = 0;
-	__atomic_store_n(&l->owner, 0, __ATOMIC_RELEASE);
+	smp_store_release(&l->owner, 0);
 }
 
 static inline void spin_lock(spinlock_t *l)
 {
-	uint32_t me = __atomic_fetch_add(&l->next, 1, __ATOMIC_RELAXED);
+	uint32_t me = atomic_fetch_add(&l->next, 1);
 
-	while (__atomic_load_n(&l->owner, __ATOMIC_ACQUIRE) != me)
-		__asm__ volatile("pause");
+	while (smp_load_acquire(&l->owner) != me)
+		cpu_relax();
 }
 
 static inline void spin_unlock(spinlock_t *l)
 {
-	__atomic_store_n(&l->owner, l->owner + 1, __ATOMIC_RELEASE);
+	smp_store_release(&l->owner, l->owner + 1);
 }
 
 /* Held by some CPU (a ticket lock does not know which). */
 static inline bool spin_is_locked(spinlock_t *l)
 {
-	return __atomic_load_n(&l->next, __ATOMIC_RELAXED) !=
-	       __atomic_load_n(&l->owner, __ATOMIC_RELAXED);
+	return READ_ONCE(l->next) != READ_ONCE(l->owner);
 }
 
 static inline unsigned long local_irq_save(void)

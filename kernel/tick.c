@@ -2,13 +2,13 @@
  * The tick and NOHZ idle (Linux's kernel/time/tick-sched.c, in small).
  *
  * Per CPU, tick_next_ns is the absolute time the LAPIC timer is armed for
- * (TICK_NONE_NS: disarmed).  The tick layer only writes the LAPIC when that
- * changes, so an idle CPU re-entering HLT for the same event costs nothing,
- * and a clockevent armed directly (the arch self-test) is left alone.
+ * (TMIGR_NONE_NS, the one "no time" in ns: disarmed).  The tick layer only
+ * writes the LAPIC when that changes, so an idle CPU re-entering HLT for
+ * the same event costs nothing, and a clockevent armed directly (the arch
+ * self-test) is left alone.
  */
 #include "kernel/tick.h"
-#include "arch/x86_64/lapic.h"
-#include "arch/x86_64/tsc.h"
+#include "arch/x86_64/arch.h"
 #include "kernel/percpu.h"
 #include "kernel/softirq.h"
 #include "kernel/trace.h"
@@ -23,7 +23,6 @@ enum { TICK_RESTART_EVENT_DUE, TICK_RESTART_IDLE_EXIT };
 
 static uint64_t initial_jiffies;
 static uint64_t jiffies_epoch_ns;	/* clock time of initial_jiffies */
-static uint64_t period_ns;
 static unsigned int hz;
 static bool nohz;
 
@@ -31,7 +30,6 @@ void tick_init(unsigned int tick_hz_arg, bool nohz_arg)
 {
 	hz = tick_hz_arg;
 	nohz = nohz_arg;
-	period_ns = 1000000000ULL / hz;
 	initial_jiffies = (uint64_t)0 - (uint64_t)TICK_INITIAL_SECONDS * hz;
 	jiffies_epoch_ns = clock_ns();
 	WRITE_ONCE(jiffies64, initial_jiffies);
@@ -47,18 +45,21 @@ bool tick_nohz_enabled(void)
 	return nohz;
 }
 
+/* The jiffy's length is timer/'s, set by timer_init() from the same hz. */
 uint64_t tick_period_ns(void)
 {
-	return period_ns;
+	return timer_tick_ns();
 }
 
 uint64_t tick_jiffy_start_ns(uint64_t j)
 {
-	return jiffies_epoch_ns + (j - initial_jiffies) * period_ns;
+	return jiffies_epoch_ns + (j - initial_jiffies) * tick_period_ns();
 }
 
 uint64_t tick_ns_to_jiffies(uint64_t ns)
 {
+	uint64_t period_ns = tick_period_ns();
+
 	return (ns + period_ns - 1) / period_ns;
 }
 
@@ -72,7 +73,7 @@ uint64_t tick_update_jiffies(void)
 
 	if (now < jiffies_epoch_ns)
 		now = jiffies_epoch_ns;
-	want = initial_jiffies + (now - jiffies_epoch_ns) / period_ns;
+	want = initial_jiffies + (now - jiffies_epoch_ns) / tick_period_ns();
 	cur = READ_ONCE(jiffies64);
 	while (timer_after(want, cur))
 		if (try_cmpxchg(&jiffies64, &cur, want))
@@ -88,7 +89,7 @@ static void tick_program(struct percpu *p, uint64_t when)
 	if (when == p->tick_next_ns)
 		return;
 	p->tick_next_ns = when;
-	if (when == TICK_NONE_NS) {
+	if (when == TMIGR_NONE_NS) {
 		arch_clockevent_cancel();
 		return;
 	}
@@ -107,7 +108,7 @@ void tick_cpu_start(void)
 {
 	struct percpu *p = this_cpu();
 
-	p->tick_next_ns = TICK_NONE_NS;
+	p->tick_next_ns = TMIGR_NONE_NS;
 	p->tick_stopped = false;
 	tick_program_next_jiffy(p);
 }
@@ -118,7 +119,7 @@ void tick_cpu_stop(void)
 
 	p->tick_stopped = true;
 	p->nohz_asked = false;
-	p->tick_next_ns = TICK_NONE_NS;
+	p->tick_next_ns = TMIGR_NONE_NS;
 	arch_clockevent_cancel();
 }
 
@@ -132,11 +133,11 @@ void tick_interrupt(void)
 	 * How late the interrupt came against what was armed: under TCG the
 	 * host's scheduling, which timer tests allow for (0 when unknown).
 	 */
-	p->tick_irq_delay_ns = p->tick_next_ns != TICK_NONE_NS &&
+	p->tick_irq_delay_ns = p->tick_next_ns != TMIGR_NONE_NS &&
 				       now > p->tick_next_ns ?
 			       now - p->tick_next_ns : 0;
 	/* The one-shot fired: nothing is armed until we say so. */
-	p->tick_next_ns = TICK_NONE_NS;
+	p->tick_next_ns = TMIGR_NONE_NS;
 	tick_update_jiffies();
 	p->ticks++;
 	timer_tick();
@@ -169,7 +170,7 @@ void tick_nohz_idle_stop_tick(void)
 		p->tick_stops++;
 		trace(tick_stop, wake);
 	}
-	tick_program(p, wake == TMIGR_NONE_NS ? TICK_NONE_NS : wake);
+	tick_program(p, wake);
 }
 
 void tick_nohz_idle_exit(void)

@@ -15,11 +15,14 @@
 #include <stdint.h>
 
 #define TICK_INITIAL_SECONDS	5
-#define TICK_NONE_NS		UINT64_MAX
 
 extern uint64_t jiffies64;
 
-/* Boot CPU, once, before any CPU ticks. */
+/*
+ * Boot CPU, once, before any CPU ticks; timer_init() with the same hz
+ * must follow before jiffies are computed: the jiffy's length,
+ * tick_period_ns(), is timer_tick_ns().
+ */
 void tick_init(unsigned int hz, bool nohz);
 unsigned int tick_hz(void);
 bool tick_nohz_enabled(void);

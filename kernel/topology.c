@@ -1,5 +1,5 @@
 #include "kernel/topology.h"
-#include "arch/x86_64/cpuid.h"
+#include "arch/x86_64/arch.h"
 #include "kernel/cputopo.h"
 #include "kernel/boot.h"
 #include "kernel/kmem.h"

@@ -11,8 +11,9 @@
  * counted lost rather than printed torn.  Formats: docs/tracing.md.
  */
 #include "kernel/trace.h"
-#include "arch/x86_64/tsc.h"
+#include "arch/x86_64/arch.h"
 #include "drivers/debugexit.h"
+#include "kernel/boot.h"
 #include "kernel/cmdline.h"
 #include "kernel/kmem.h"
 #include "kernel/percpu.h"
@@ -20,9 +21,8 @@
 #include "kernel/spinlock.h"
 #include "lib/atomic.h"
 #include "lib/printf.h"
+#include "lib/time.h"
 #include "lib/trace_ring.h"
-
-extern struct boot_options boot_opts;
 
 /* Read by every tracepoint, written twice: its own cache line. */
 uint32_t trace_enabled_mask __attribute__((aligned(64)));
@@ -103,8 +103,8 @@ static void print_rec(unsigned int cpu, const struct trace_rec *r)
 
 	trace_format_args(args, sizeof(args), r->event, r->args, r->nargs);
 	printk("[%03u] %lu.%09lu %s: %s\n", cpu,
-	       (unsigned long)(r->ts / 1000000000u),
-	       (unsigned long)(r->ts % 1000000000u), name ? name : "?", args);
+	       (unsigned long)(r->ts / NSEC_PER_SEC),
+	       (unsigned long)(r->ts % NSEC_PER_SEC), name ? name : "?", args);
 }
 
 /*
@@ -148,7 +148,7 @@ void trace_dump(void)
 	/* Stop, and let a record begun before the store finish. */
 	WRITE_ONCE(trace_enabled_mask, 0);
 	smp_mb();
-	delay_ns(1000000);
+	delay_ns(NSEC_PER_MSEC);
 	cur = kzalloc(nrings * sizeof(*cur));
 	heap = kzalloc(nrings * sizeof(*heap));
 	if (!cur || !heap) {

@@ -17,6 +17,7 @@
 #include "kernel/tick.h"
 #include "lib/atomic.h"
 #include "timer/timer.h"
+#include "timer/timer_migration.h"
 #include "timer/timer_peek.h"
 
 #define NS_PER_MS	((uint64_t)1000000)
@@ -117,7 +118,7 @@ static bool no_timer_irq(const struct percpu *p, uint64_t now, bool print)
 	uint64_t armed = READ_ONCE(p->tick_next_ns);
 	uint64_t last = READ_ONCE(p->last_timer_irq_ns);
 
-	if (armed == TICK_NONE_NS || now < armed + wd_stall_ns ||
+	if (armed == TMIGR_NONE_NS || now < armed + wd_stall_ns ||
 	    now < last + wd_stall_ns)
 		return false;
 	if (print)

@@ -163,9 +163,9 @@ static const char *cpu_state(unsigned int c)
 		return "offline";
 	if (!cpu_online[c])
 		return "absent";
-	if (READ_ONCE(p->in_idle))
+	if (READ_ONCE(p->halted))
 		return "halted";
-	return READ_ONCE(p->in_idle_loop) ? "idle" : "busy";
+	return READ_ONCE(p->in_idle_period) ? "idle" : "busy";
 }
 
 /* A wait argument inside a per-CPU area names that CPU (smp_call waits). */

@@ -17,6 +17,12 @@
 #define smp_load_acquire(p)	__atomic_load_n((p), __ATOMIC_ACQUIRE)
 #define smp_store_release(p, v)	__atomic_store_n((p), (v), __ATOMIC_RELEASE)
 #define smp_mb()		__atomic_thread_fence(__ATOMIC_SEQ_CST)
+/*
+ * Store-store and load-load ordering, as Linux's smp_wmb()/smp_rmb(),
+ * made of the release and acquire fences (a little stronger: correct).
+ */
+#define smp_wmb()		__atomic_thread_fence(__ATOMIC_RELEASE)
+#define smp_rmb()		__atomic_thread_fence(__ATOMIC_ACQUIRE)
 
 /*
  * try_cmpxchg(ptr, &old, new): if *ptr == old store new and return true,

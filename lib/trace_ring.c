@@ -52,7 +52,7 @@ void trace_ring_write(struct trace_ring *r, uint64_t ts, unsigned int event,
 		n = TRACE_NARGS;
 	/* Readers of the slot's previous record see it go away first. */
 	WRITE_ONCE(rec->seq, 0);
-	__atomic_thread_fence(__ATOMIC_RELEASE);
+	smp_wmb();
 	WRITE_ONCE(rec->ts, ts);
 	WRITE_ONCE(rec->event, (uint16_t)event);
 	WRITE_ONCE(rec->nargs, (uint16_t)n);
@@ -98,7 +98,7 @@ bool trace_ring_read(const struct trace_ring *r, uint64_t idx,
 	for (i = 0; i < TRACE_NARGS; i++)
 		out->args[i] = READ_ONCE(rec->args[i]);
 	/* The copy is before the re-check (pairs with the writer's fence). */
-	__atomic_thread_fence(__ATOMIC_ACQUIRE);
+	smp_rmb();
 	if (READ_ONCE(rec->seq) != want)
 		return false;
 	out->seq = want;

@@ -71,6 +71,7 @@
  * the placement paths below check base->offline under the base lock and
  * fall back to the calling CPU.
  */
+#include "lib/time.h"
 #include "timer/timer_internal.h"
 #include "timer/timer_migration.h"
 #include "timer/timer_trace.h"
@@ -177,23 +178,30 @@ static struct timer_base *lock_timer_base(struct timer_list *timer,
 }
 
 /*
- * Move @timer, not pending, from the locked @base to the CPU @cpu's base of
- * its flags; returns the new base, locked.
+ * Move @timer, not pending, from the locked @base to @new_base, CPU @cpu's
+ * base of its flags with @set added (TIMER_PINNED for add_timer_on() of an
+ * unpinned timer); returns the new base, locked.  TIMER_MIGRATING keeps
+ * lock_timer_base() off the timer until its flags name @new_base.
  * Pre: @base->lock held, !timer_pending(@timer).
  */
 static struct timer_base *switch_timer_base(struct timer_list *timer,
 					    struct timer_base *base,
 					    struct timer_base *new_base,
-					    unsigned int cpu)
+					    unsigned int cpu, uint32_t set)
 {
 	lockdep_assert_held(&base->lock);
-	if (base == new_base)
+	if (base == new_base) {
+		/* A deferrable timer pinned where it is: same base. */
+		if (set)
+			WRITE_ONCE(timer->flags, timer->flags | set);
 		return base;
+	}
 	WRITE_ONCE(timer->flags, timer->flags | TIMER_MIGRATING);
 	spin_unlock(&base->lock);
 	spin_lock(&new_base->lock);
 	WRITE_ONCE(timer->flags,
-		   (timer->flags & ~(TIMER_CPUMASK | TIMER_MIGRATING)) | cpu);
+		   (timer->flags & ~(TIMER_CPUMASK | TIMER_MIGRATING)) | set |
+		   cpu);
 	return new_base;
 }
 
@@ -335,6 +343,35 @@ static int detach_if_pending(struct timer_list *timer,
 }
 
 /*
+ * @timer left @base, the global base of another CPU, which is idle: under
+ * tmigr_wake=one its event in the hierarchy moves to the base's new first
+ * expiry, so that no CPU arms for a timer that is gone (docs/tmigr-wake.md).
+ * A later key is all that changes; an earlier timer is the CPU's to queue.
+ * Pre: base->lock held, the timer detached.
+ */
+static void detached_from_idle(struct timer_base *base)
+{
+	uint64_t basej, now, next;
+
+	if (!READ_ONCE(base->is_idle) || base->cpu == smp_processor_id() ||
+	    !base->next_expiry_recalc ||
+	    base != cpu_base(base->cpu, BASE_GLOBAL) ||
+	    READ_ONCE(timer_model) != TIMER_MODEL_PULL ||
+	    tmigr_get_wake() != TMIGR_WAKE_ONE)
+		return;
+	timer_recalc_next_expiry(base);
+	basej = timer_env_jiffies();
+	now = timer_env_now_ns();
+	next = TMIGR_NONE_NS;
+	/* The earliest ns basej can start at, as tmigr_handle_remote_cpu(). */
+	if (base->timers_pending)
+		next = timer_jiffies_to_ns(base->next_expiry, basej,
+					   now > timer_tick_nsec ?
+					   now - (timer_tick_nsec - 1) : 0);
+	tmigr_cpu_event_later(base->cpu, next);
+}
+
+/*
  * Offset (0..63) from bucket @start of the first pending bucket of level
  * @lvl, going round the level; -1 if the level is empty.
  */
@@ -473,7 +510,7 @@ int timer_init(void *storage, unsigned int ncpus, unsigned int hz)
 	lvl_depth = hz > 100 ? 9 : 8;
 	wheel_timeout_cutoff = LVL_START(lvl_depth);
 	wheel_timeout_max = wheel_timeout_cutoff - LVL_GRAN(lvl_depth - 1);
-	timer_tick_nsec = 1000000000u / hz;
+	timer_tick_nsec = NSEC_PER_SEC / hz;
 	timer_cpus = storage;
 	timer_nr_cpus = ncpus;
 	for (cpu = 0; cpu < ncpus; cpu++) {
@@ -518,14 +555,6 @@ void timer_set_model(enum timer_model model)
 			 model != TIMER_MODEL_LOCAL))
 		return;
 	WRITE_ONCE(timer_model, model);
-}
-
-/**
- * timer_get_model - the placement model in force
- */
-enum timer_model timer_get_model(void)
-{
-	return READ_ONCE(timer_model);
 }
 
 /**
@@ -637,13 +666,15 @@ static int __mod_timer(struct timer_list *timer, uint64_t expires,
 	new_base = timer_cpu_base(timer->flags, cpu);
 	/* A running timer stays, or timer_delete_sync() could miss it. */
 	if (base != new_base && base->running_timer != timer) {
-		base = switch_timer_base(timer, base, new_base, cpu);
+		if (ret)
+			detached_from_idle(base);
+		base = switch_timer_base(timer, base, new_base, cpu, 0);
 		/* PUSH chose a CPU that went offline meanwhile. */
 		if (base->offline) {
 			cpu = smp_processor_id();
 			base = switch_timer_base(timer, base,
 						 timer_cpu_base(timer->flags, cpu),
-						 cpu);
+						 cpu, 0);
 		}
 		forward_timer_base(base);
 		idx = UINT32_MAX;
@@ -728,28 +759,21 @@ void add_timer_on(struct timer_list *timer, unsigned int cpu)
 	if (WARN_ON_ONCE(timer_pending(timer) || cpu >= timer_nr_cpus))
 		return;
 	base = lock_timer_base(timer, &flags);
-	if (WARN_ON_ONCE(!(timer->flags & TIMER_PINNED))) {
-		/* The base index changes with the flag: move as for a CPU. */
-		WRITE_ONCE(timer->flags, timer->flags | TIMER_MIGRATING);
-		spin_unlock(&base->lock);
-		base = timer_cpu_base(timer->flags | TIMER_PINNED, cpu);
-		spin_lock(&base->lock);
-		WRITE_ONCE(timer->flags,
-			   (timer->flags & ~(TIMER_CPUMASK | TIMER_MIGRATING)) |
-			   TIMER_PINNED | cpu);
-	} else {
-		base = switch_timer_base(timer, base,
-					 timer_cpu_base(timer->flags, cpu), cpu);
-	}
+	/* Without TIMER_PINNED the base index changes with the flag. */
+	WARN_ON_ONCE(!(timer->flags & TIMER_PINNED));
+	base = switch_timer_base(timer, base,
+				 timer_cpu_base(timer->flags | TIMER_PINNED, cpu),
+				 cpu, TIMER_PINNED);
 	if (WARN_ON_ONCE(base->offline)) {
 		static bool told;
 
-		if (!__atomic_exchange_n(&told, true, __ATOMIC_RELAXED))
+		if (!atomic_xchg(&told, true))
 			pr_warn("add_timer_on: CPU %u is offline, timer armed on CPU %u\n",
 				cpu, smp_processor_id());
 		cpu = smp_processor_id();
 		base = switch_timer_base(timer, base,
-					 timer_cpu_base(timer->flags, cpu), cpu);
+					 timer_cpu_base(timer->flags, cpu), cpu,
+					 0);
 	}
 	forward_timer_base(base);
 	internal_add_timer(base, timer);
@@ -775,6 +799,8 @@ int timer_delete(struct timer_list *timer)
 		return 0;
 	base = lock_timer_base(timer, &flags);
 	ret = detach_if_pending(timer, base);
+	if (ret)
+		detached_from_idle(base);
 	spin_unlock_irqrestore(&base->lock, flags);
 	return ret;
 }
@@ -794,6 +820,8 @@ static int try_to_del_timer_sync(struct timer_list *timer)
 		ret = detach_if_pending(timer, base);
 	else if (WARN_ON_ONCE(base->expiry_cpu == smp_processor_id()))
 		ret = detach_if_pending(timer, base);	/* own callback */
+	if (ret == 1)
+		detached_from_idle(base);
 	spin_unlock_irqrestore(&base->lock, flags);
 	return ret;
 }
@@ -993,7 +1021,7 @@ void timer_tick(void)
 /* ---- clock and statistics ---- */
 
 /**
- * timer_tick_ns - length of a jiffy in ns (1e9 / hz)
+ * timer_tick_ns - length of a jiffy in ns (NSEC_PER_SEC / hz)
  */
 uint64_t timer_tick_ns(void)
 {
@@ -1012,6 +1040,15 @@ uint64_t timer_jiffies_to_ns(uint64_t j, uint64_t basej, uint64_t basem)
 {
 	if (j == TIMER_EVENT_NONE)
 		return TMIGR_NONE_NS;
+	return timer_jiffy_ns(j, basej, basem);
+}
+
+/*
+ * The ns time of jiffy @j, any jiffy (TIMER_EVENT_NONE is an ordinary one
+ * here); a jiffy before @basej is @basem.
+ */
+uint64_t timer_jiffy_ns(uint64_t j, uint64_t basej, uint64_t basem)
+{
 	if (timer_before(j, basej))
 		return basem;
 	return basem + (j - basej) * timer_tick_nsec;

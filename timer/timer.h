@@ -13,6 +13,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "lib/atomic.h"
+
 /*
  * timer->flags: the low bits hold the CPU whose base the timer belongs to,
  * the high bits the user flags below and TIMER_MIGRATING (internal: the
@@ -78,7 +80,7 @@ void timer_setup(struct timer_list *timer,
 static inline bool timer_pending(const struct timer_list *timer)
 {
 	/* A relaxed atomic load: the READ_ONCE() of the stores in timer.c. */
-	return __atomic_load_n(&timer->pprev, __ATOMIC_RELAXED) != NULL;
+	return READ_ONCE(timer->pprev) != NULL;
 }
 
 void add_timer(struct timer_list *timer);
@@ -94,8 +96,6 @@ void run_timer_softirq(void);
 
 void fetch_next_timer_interrupt(unsigned int cpu, uint64_t basej,
 				struct timer_events *tevt);
-uint64_t forward_and_idle_timer_bases(uint64_t basej,
-				      struct timer_events *tevt);
 void timer_clear_idle(void);
 
 void timer_lock_remote_bases(unsigned int cpu);
@@ -118,8 +118,7 @@ void timer_expire_remote(unsigned int cpu);
 enum timer_model { TIMER_MODEL_PULL, TIMER_MODEL_PUSH, TIMER_MODEL_LOCAL };
 void timer_set_model(enum timer_model model);
 void timer_set_migration(bool on);	/* 6.8's timers_migration_enabled */
-enum timer_model timer_get_model(void);
-uint64_t timer_tick_ns(void);		/* 1e9 / hz */
+uint64_t timer_tick_ns(void);		/* NSEC_PER_SEC / hz */
 /* ns of jiffy @j, given that jiffy @basej started at @basem. */
 uint64_t timer_jiffies_to_ns(uint64_t j, uint64_t basej, uint64_t basem);
 

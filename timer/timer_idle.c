@@ -92,11 +92,7 @@ static void to_timer_events(const struct next_jiffies *n,
 /* ns of event @j if @has, else TMIGR_NONE_NS; @j may be TIMER_EVENT_NONE. */
 static uint64_t event_ns(uint64_t j, bool has, uint64_t basej, uint64_t basem)
 {
-	if (!has)
-		return TMIGR_NONE_NS;
-	if (timer_before(j, basej))
-		return basem;
-	return basem + (j - basej) * timer_tick_ns();
+	return has ? timer_jiffy_ns(j, basej, basem) : TMIGR_NONE_NS;
 }
 
 /**
@@ -121,41 +117,15 @@ void fetch_next_timer_interrupt(unsigned int cpu, uint64_t basej,
 	to_timer_events(&n, tevt);
 }
 
-/**
- * forward_and_idle_timer_bases - prepare this CPU's bases for NOHZ idle
- * @basej: current jiffies
- * @tevt: the split next events, as fetch_next_timer_interrupt()
- *
- * Forwards the bases to @basej and marks them idle when no event is within
- * a tick, so a pinned timer armed remotely for earlier wakes this CPU.
- * Returns tevt->local, the first event this CPU must serve itself.
- * Pre: irqs off on the current CPU, which is about to idle.
+/*
+ * is_idle of a running CPU is written here only: by timer_nohz_next_event()
+ * under both base locks and by timer_clear_idle() without them (a CPU
+ * coming back online starts busy: timers_cpu_up(), timer_hotplug.c).
  */
-uint64_t forward_and_idle_timer_bases(uint64_t basej,
-				      struct timer_events *tevt)
+static void set_bases_idle(unsigned int cpu, bool idle)
 {
-	unsigned int cpu = smp_processor_id();
-	struct timer_base *local = cpu_base(cpu, BASE_LOCAL);
-	struct timer_base *global = cpu_base(cpu, BASE_GLOBAL);
-	struct timer_base *def = cpu_base(cpu, BASE_DEF);
-	struct next_jiffies n;
-	uint64_t first;
-	bool idle;
-
-	timer_lock_remote_bases(cpu);
-	__forward_timer_base(local, basej);
-	__forward_timer_base(global, basej);
-	idle = !next_events(local, global, basej, false, &n, &first) ||
-	       timer_after(first, basej + 1);
-	to_timer_events(&n, tevt);
-	WRITE_ONCE(local->is_idle, idle);
-	WRITE_ONCE(global->is_idle, idle);
-	timer_unlock_remote_bases(cpu);
-
-	spin_lock(&def->lock);
-	__forward_timer_base(def, basej);
-	spin_unlock(&def->lock);
-	return tevt->local;
+	WRITE_ONCE(cpu_base(cpu, BASE_LOCAL)->is_idle, idle);
+	WRITE_ONCE(cpu_base(cpu, BASE_GLOBAL)->is_idle, idle);
 }
 
 /**
@@ -165,10 +135,7 @@ uint64_t forward_and_idle_timer_bases(uint64_t basej,
  */
 void timer_clear_idle(void)
 {
-	unsigned int cpu = smp_processor_id();
-
-	WRITE_ONCE(cpu_base(cpu, BASE_LOCAL)->is_idle, false);
-	WRITE_ONCE(cpu_base(cpu, BASE_GLOBAL)->is_idle, false);
+	set_bases_idle(smp_processor_id(), false);
 }
 
 /**
@@ -228,13 +195,6 @@ void timer_expire_remote(unsigned int cpu)
 }
 
 /* ---- NOHZ glue ---- */
-
-/* Pre: the current CPU's local and global base locks held. */
-static void set_bases_idle(unsigned int cpu, bool idle)
-{
-	WRITE_ONCE(cpu_base(cpu, BASE_LOCAL)->is_idle, idle);
-	WRITE_ONCE(cpu_base(cpu, BASE_GLOBAL)->is_idle, idle);
-}
 
 /**
  * timer_nohz_next_event - forward and idle the bases, say when to wake

@@ -32,7 +32,9 @@
  * event travels up exactly as far as the first active group, whose
  * migrator handles it.  When the last CPU goes idle the whole tree is idle
  * and that CPU is told the first event of the root: it arms its own timer
- * for it (tmigr_cpu_deactivate() returns it), and on wake-up handles it.
+ * for it (tmigr_cpu_deactivate() returns it), and on wake-up handles it;
+ * under tmigr_wake=one only if no other idle CPU is armed for it already
+ * (tmigr_wake.c).
  *
  * Events are not taken out when a child becomes active again: their
  * "ignore" flag is set (locklessly) and they are dropped lazily the next
@@ -116,6 +118,7 @@ void tmigr_walk_cpu(tmigr_up_fn up, struct tmigr_walk *data,
 		    struct tmigr_cpu *tmc)
 {
 	lockdep_assert_held(&tmc->lock);
+	data->tmc = tmc;
 	data->childmask = tmc->childmask;
 	tmigr_walk_from(up, data, NULL, tmc->tmgroup);
 }
@@ -255,11 +258,16 @@ check_toplvl:
 		walk_done = true;
 		/*
 		 * The whole tree is idle: the CPU of this walk must wake for
-		 * the root's first event.  After a remote expiry
+		 * the root's first event, unless another idle CPU already
+		 * does (tmigr_wake.c).  After a remote expiry
 		 * tmigr_handle_remote_up() finds it itself.
 		 */
-		if (!remote)
-			data->firstexp = group->next_expiry;
+		if (!remote) {
+			data->firstexp = tmigr_wake_decide(data->tmc,
+							   group->next_expiry,
+							   !data->leaving);
+			data->decided = true;
+		}
 	}
 	trace_tmigr_update_events(child, group, childstate, groupstate,
 				  nextexp, evt);
@@ -309,6 +317,7 @@ static void __tmigr_cpu_activate(struct tmigr_cpu *tmc)
 	struct tmigr_walk data = { .firstexp = TMIGR_NONE_NS };
 
 	WRITE_ONCE(tmc->cpuevt.ignore, true);
+	tmigr_wake_forget(tmc);
 	WRITE_ONCE(tmc->wakeup, TMIGR_NONE_NS);
 	if (tmc->isolated) {
 		tmigr_isolated_activate(tmc);
@@ -396,14 +405,30 @@ static bool tmigr_inactive_up(struct tmigr_group *group,
 	return walk_done;
 }
 
-/* Pre: tmc->lock held.  Returns the event the CPU must arm for. */
+/*
+ * What an idle CPU's walk says it must wake for: decided at the idle
+ * root, or, when the walk stopped at an active group, what
+ * tmigr_wake_settle() keeps.
+ */
+static uint64_t tmigr_walk_wakeup(struct tmigr_walk *data)
+{
+	if (data->decided)
+		return data->firstexp;
+	return tmigr_wake_settle(data->tmc, data->firstexp);
+}
+
+/*
+ * Pre: tmc->lock held.  Returns the event the CPU must arm for; @leaving:
+ * the CPU goes offline, so it never enters the armed table.
+ */
 static uint64_t __tmigr_cpu_deactivate(struct tmigr_cpu *tmc,
-				       uint64_t nextexp)
+				       uint64_t nextexp, bool leaving)
 {
 	struct tmigr_walk data = {
 		.nextexp = nextexp,
 		.firstexp = TMIGR_NONE_NS,
 		.evt = &tmc->cpuevt,
+		.leaving = leaving,
 	};
 
 	if (tmc->isolated)
@@ -412,7 +437,7 @@ static uint64_t __tmigr_cpu_deactivate(struct tmigr_cpu *tmc,
 	if (nextexp != TMIGR_NONE_NS)
 		WRITE_ONCE(tmc->cpuevt.ignore, false);
 	tmigr_walk_cpu(tmigr_inactive_up, &data, tmc);
-	return data.firstexp;
+	return tmigr_walk_wakeup(&data);
 }
 
 /* Pre: tmc->lock held, CPU idle.  Queue a new first event @nextexp. */
@@ -433,7 +458,7 @@ static uint64_t tmigr_new_timer(struct tmigr_cpu *tmc, uint64_t nextexp)
 	trace_tmigr_cpu_new_timer(tmc);
 	WRITE_ONCE(tmc->cpuevt.ignore, false);
 	tmigr_walk_cpu(tmigr_update_events, &data, tmc);
-	return data.firstexp;
+	return tmigr_walk_wakeup(&data);
 }
 
 /**
@@ -456,7 +481,7 @@ uint64_t tmigr_cpu_deactivate(uint64_t nextexp)
 	if (READ_ONCE(tmc->idle))
 		return tmigr_cpu_new_timer(nextexp);
 	spin_lock(&tmc->lock);
-	ret = __tmigr_cpu_deactivate(tmc, nextexp);
+	ret = __tmigr_cpu_deactivate(tmc, nextexp, false);
 	WRITE_ONCE(tmc->idle, true);
 	/* Re-entering idle later must not forget what to wake for. */
 	WRITE_ONCE(tmc->wakeup, ret);
@@ -523,7 +548,9 @@ static void tmigr_handle_remote_cpu(unsigned int cpu, uint64_t now,
 	}
 	trace_tmigr_handle_remote_cpu(tmc);
 	tmc->remote = true;
-	WRITE_ONCE(tmc->wakeup, TMIGR_NONE_NS);
+	/* One in the armed table keeps its duty: it wakes anyway. */
+	if (!READ_ONCE(tmc->armed))
+		WRITE_ONCE(tmc->wakeup, TMIGR_NONE_NS);
 	/* Unlocked while expiring, so the CPU can leave idle meanwhile. */
 	spin_unlock(&tmc->lock);
 	timer_env_race_point(TMIGR_RP_REMOTE_UNLOCKED);
@@ -576,6 +603,38 @@ unlock:
 	spin_unlock(&tmc->lock);
 }
 
+/**
+ * tmigr_cpu_event_later - idle CPU @cpu's first global timer went away
+ * @cpu: the CPU; its global base lock is held by the caller
+ * @nextexp: the base's first expiry now in ns, TMIGR_NONE_NS if none
+ *
+ * Requeues @cpu's event in the hierarchy at @nextexp if that is later
+ * than the queued one, as a remote expiry does; nothing if the CPU is not
+ * idle, is being pulled, or has no event queued.  Base lock before the
+ * tmigr locks, as everywhere.
+ */
+void tmigr_cpu_event_later(unsigned int cpu, uint64_t nextexp)
+{
+	struct tmigr_walk data = {
+		.nextexp = nextexp,
+		.firstexp = TMIGR_NONE_NS,
+		.remote = true,
+	};
+	struct tmigr_cpu *tmc;
+
+	if (!smp_load_acquire(&tmigr_ready) || cpu >= tmigr_nr_cpus)
+		return;
+	tmc = &tmigr_cpus[cpu];
+	spin_lock(&tmc->lock);
+	if (tmc->online && tmc->idle && !tmc->remote &&
+	    !READ_ONCE(tmc->cpuevt.ignore) &&
+	    nextexp > tmc->cpuevt.nextevt.key) {
+		data.evt = &tmc->cpuevt;
+		tmigr_walk_cpu(tmigr_update_events, &data, tmc);
+	}
+	spin_unlock(&tmc->lock);
+}
+
 static bool tmigr_handle_remote_up(struct tmigr_group *group,
 				   struct tmigr_group *child,
 				   struct tmigr_walk *data)
@@ -599,9 +658,20 @@ static bool tmigr_handle_remote_up(struct tmigr_group *group,
 		tmigr_handle_remote_cpu(cpu, data->now, data->basej);
 	}
 	next = group->next_expiry;
-	spin_unlock(&group->lock);
 	if (next < data->firstexp)
 		data->firstexp = next;
+	/*
+	 * An idle CPU at the idle root: it handled the whole hierarchy and
+	 * must wake for what is left, unless another idle CPU does.  Under
+	 * the root's lock, like the decision of a CPU going idle.
+	 */
+	if (!data->parent && READ_ONCE(data->tmc->idle) &&
+	    tmigr_read_state(group).migrator == TMIGR_NONE) {
+		data->firstexp = tmigr_wake_decide(data->tmc, data->firstexp,
+						   true);
+		data->decided = true;
+	}
+	spin_unlock(&group->lock);
 	return false;
 }
 
@@ -632,11 +702,17 @@ void tmigr_handle_remote(void)
 
 	data.basej = timer_env_jiffies();
 	data.now = timer_env_now_ns();
+	data.tmc = tmc;
 	data.childmask = tmc->childmask;
 	tmigr_walk_from(tmigr_handle_remote_up, &data, NULL, tmc->tmgroup);
 
 	spin_lock(&tmc->lock);
-	WRITE_ONCE(tmc->wakeup, data.firstexp);
+	/*
+	 * Stopped below the root: the first event of the groups it walked
+	 * (the idle CPU wakes for it, as in Linux), and out of the armed
+	 * table if the root is active (tmigr_wake_settle()).
+	 */
+	WRITE_ONCE(tmc->wakeup, tmigr_walk_wakeup(&data));
 	spin_unlock(&tmc->lock);
 }
 
@@ -768,7 +844,7 @@ int tmigr_cpu_offline(void)
 		WRITE_ONCE(tmc->idle, false);
 		__tmigr_cpu_activate(tmc);
 	}
-	firstexp = __tmigr_cpu_deactivate(tmc, TMIGR_NONE_NS);
+	firstexp = __tmigr_cpu_deactivate(tmc, TMIGR_NONE_NS, true);
 	trace_tmigr_cpu_offline(tmc);
 	spin_unlock(&tmc->lock);
 

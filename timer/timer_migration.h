@@ -60,6 +60,20 @@ uint64_t tmigr_cpu_deactivate(uint64_t nextexp);
 uint64_t tmigr_cpu_new_timer(uint64_t nextexp);
 bool tmigr_requires_handle_remote(void);
 void tmigr_handle_remote(void);
+/* timer.c: idle @cpu's first global timer was taken off its base */
+void tmigr_cpu_event_later(unsigned int cpu, uint64_t nextexp);
+
+/*
+ * Which idle CPU wakes for the idle hierarchy's first event (tmigr_wake=,
+ * docs/tmigr-wake.md): ONE, one armed CPU per event (the default); LINUX,
+ * every CPU that finds the hierarchy idle arms, as Linux does.  Set before
+ * the CPUs use the hierarchy.  tmigr_wake_armed() says whether @cpu is
+ * the armed CPU of record and for when (tests).
+ */
+enum tmigr_wake { TMIGR_WAKE_ONE, TMIGR_WAKE_LINUX, NR_TMIGR_WAKE };
+void tmigr_set_wake(enum tmigr_wake policy);
+enum tmigr_wake tmigr_get_wake(void);
+bool tmigr_wake_armed(unsigned int cpu, uint64_t *exp);
 
 /* Shape, for the boot line and the tree dump. */
 struct tmigr_shape {

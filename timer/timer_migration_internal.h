@@ -71,6 +71,8 @@ struct tmigr_cpu {
 	uint64_t wakeup;		/* first event it must wake for, as
 					 * the last CPU or the one that
 					 * handled remote timers; NONE */
+	bool armed;			/* in tmigr_wake.c's table; set by
+					 * this CPU only */
 };
 
 /*
@@ -79,6 +81,7 @@ struct tmigr_cpu {
  * goes next (docs/races.md, "Parent pointer read twice").
  */
 struct tmigr_walk {
+	struct tmigr_cpu *tmc;		/* CPU of the walk */
 	uint64_t nextexp;		/* CPU's event handed in */
 	uint64_t firstexp;		/* out: event the CPU must serve */
 	struct tmigr_event *evt;	/* the CPU's event */
@@ -86,6 +89,9 @@ struct tmigr_walk {
 	uint8_t childmask;		/* child's bit in that group */
 	bool remote;			/* update after a remote expiry */
 	bool group_active;		/* out: group state under its lock */
+	bool decided;			/* out: firstexp decided at the idle
+					 * root (tmigr_wake_decide()) */
+	bool leaving;			/* the CPU goes offline, won't wake */
 	uint64_t now;			/* ns */
 	uint64_t basej;			/* jiffies when @now was read */
 };
@@ -123,5 +129,11 @@ void tmigr_walk_cpu(tmigr_up_fn up, struct tmigr_walk *data,
 /* Isolated CPUs (timer_migration_isolated.c).  Pre: tmc->lock held. */
 void tmigr_isolated_activate(struct tmigr_cpu *tmc);
 uint64_t tmigr_isolated_queue(struct tmigr_cpu *tmc, uint64_t nextexp);
+
+/* tmigr_wake.c: which idle CPU wakes for the idle hierarchy. */
+void tmigr_wake_reset(void);
+uint64_t tmigr_wake_decide(struct tmigr_cpu *tmc, uint64_t first, bool record);
+void tmigr_wake_forget(struct tmigr_cpu *tmc);
+uint64_t tmigr_wake_settle(struct tmigr_cpu *tmc, uint64_t firstexp);
 
 #endif /* TIMER_TIMER_MIGRATION_INTERNAL_H */

@@ -596,6 +596,7 @@ int tmigr_init(unsigned int ncpus, unsigned int nnodes)
 		tmigr_level_count[lvl] = 0;
 	}
 	spin_lock_init(&tmigr_setup_lock);
+	tmigr_wake_reset();
 	tmigr_nr_groups = 0;
 	tmigr_spare = NULL;
 	tmigr_root = NULL;

@@ -57,6 +57,12 @@ static inline void wrmsr(uint32_t msr, uint64_t v)
 			 "d"((uint32_t)(v >> 32)));
 }
 
+/* Spin-wait hint (PAUSE): yields to the SMT sibling, eases the bus. */
+static inline void cpu_relax(void)
+{
+	__asm__ volatile("pause");
+}
+
 static inline void cli(void)
 {
 	__asm__ volatile("cli" ::: "memory");

@@ -1,25 +1,14 @@
 /*
- * arch_cpu_idle() and arch_cpu_halt() are entered with interrupts off and
- * execute "sti; hlt" in one asm: STI takes effect only after the next
- * instruction, so an interrupt that became pending after the caller's last
- * check is taken once HLT has started and ends it; no wake-up is lost
- * between the check and the halt.
+ * arch_cpu_idle() is entered with interrupts off and executes "sti; hlt"
+ * in one asm: STI takes effect only after the next instruction, so an
+ * interrupt that became pending after the caller's last check is taken
+ * once HLT has started and ends it; no wake-up is lost between the check
+ * and the halt.  The idle accounting around it is the kernel's
+ * (kernel/idle.c, kernel/irq.c).
  */
-#include "arch/x86_64/idle.h"
-#include "arch/x86_64/tsc.h"
-#include "kernel/percpu.h"
+#include "arch/x86_64/arch.h"
 
 void arch_cpu_idle(void)
-{
-	struct percpu *p = this_cpu();
-
-	p->idle_entries++;
-	p->idle_since = clock_ns();
-	p->in_idle = true;
-	arch_cpu_halt();
-}
-
-void arch_cpu_halt(void)
 {
 	__asm__ volatile("sti; hlt; cli" ::: "memory");
 }

@@ -15,6 +15,7 @@
  * IOAPIC, so x2APIC needs no interrupt remapping here.
  */
 #include "arch/x86_64/lapic.h"
+#include "arch/x86_64/arch.h"
 #include "arch/x86_64/irq.h"
 #include "arch/x86_64/tsc.h"
 #include "arch/x86_64/cpu.h"
@@ -23,6 +24,7 @@
 #include "kernel/percpu.h"
 #include "kernel/spinlock.h"
 #include "kernel/trace.h"
+#include "lib/time.h"
 
 #define LAPIC_ID	0x020
 #define LAPIC_SVR	0x0F0
@@ -66,8 +68,11 @@ static volatile uint32_t *lapic;
 /* Set once by lapic_init() on the boot CPU, before any AP starts. */
 static bool x2apic;
 static bool use_deadline;
-static uint64_t lapic_timer_hz;
-/* ticks = (ns * tick_mult) >> 32; the rate is below 4 GHz, so this fits. */
+static uint64_t lapic_timer_hz, lapic_timer_err_ppm;
+/*
+ * ticks = (ns * tick_mult) >> 32, tick_mult from the rate's upper bound;
+ * the rate is below 4 GHz, so this fits.
+ */
 static uint64_t tick_mult;
 
 /* Not for the ICR, which is one 64-bit MSR in x2APIC mode (send_ipi_raw). */
@@ -241,26 +246,79 @@ bool lapic_send_ipi_all_but_self(uint8_t vector)
 }
 
 /*
- * The LAPIC timer's rate (bus or crystal clock, whatever the platform
- * gives) measured against the calibrated TSC over 10 ms, divide-by-1.
+ * One read of the timer's current count, bracketed by two clock reads: the
+ * narrowest bracket of a few, so a read the host stretched (a vCPU
+ * descheduled between the MMIO or MSR read and a clock read) is not used.
  */
-void lapic_timer_calibrate(void)
+struct lapic_sample {
+	uint64_t ns, width;	/* bracket midpoint and width */
+	uint32_t count;
+};
+
+static struct lapic_sample lapic_sample(void)
 {
-	uint64_t t0, t1;
-	uint32_t left;
+	struct lapic_sample best = { .width = ~0ULL };
+
+	for (int i = 0; i < 8; i++) {
+		uint64_t t0 = clock_ns();
+		uint32_t c = lapic_read(LAPIC_TMR_CUR);
+		uint64_t t1 = clock_ns();
+
+		if (t1 - t0 < best.width)
+			best = (struct lapic_sample){ t0 + (t1 - t0) / 2,
+						      t1 - t0, c };
+	}
+	return best;
+}
+
+uint64_t lapic_timer_measure(uint64_t window_ns, uint64_t *err_ppm)
+{
+	struct lapic_sample a, b;
+	uint64_t span, err;
 
 	lapic_write(LAPIC_TMR_DIV, TMR_DIV_1);
 	lapic_write(LAPIC_LVT_TIMER, LVT_MASKED | LOCAL_TIMER_VECTOR);
 	lapic_write(LAPIC_TMR_INIT, 0xffffffff);
-	t0 = clock_ns();
-	while (clock_ns() - t0 < TMR_CALIB_NS)
-		__asm__ volatile("pause");
-	left = lapic_read(LAPIC_TMR_CUR);
-	t1 = clock_ns();
+	a = lapic_sample();
+	while (clock_ns() - a.ns < window_ns)
+		cpu_relax();
+	b = lapic_sample();
 	lapic_write(LAPIC_TMR_INIT, 0);
-	/* Over the time actually measured, not the nominal window. */
-	lapic_timer_hz = (0xffffffffULL - left) * 1000000000ULL / (t1 - t0);
-	tick_mult = (lapic_timer_hz << 32) / 1000000000ULL;
+	span = b.ns - a.ns;
+	/* Each midpoint is within half its bracket of the read: round up. */
+	err = a.width / 2 + b.width / 2 + 2;
+	*err_ppm = (err * 1000000ULL + span - 1) / span;
+	return (uint64_t)(a.count - b.count) * NSEC_PER_SEC / span;
+}
+
+/*
+ * The LAPIC timer's rate (bus or crystal clock, whatever the platform
+ * gives) measured against the calibrated TSC, divide-by-1: the best of
+ * three bracketed 10 ms windows.  One-shots are converted at the top of
+ * the rate's error bound, so that a timer never fires before the time it
+ * was armed for (an early fire finds nothing due and costs a second wake);
+ * it may fire up to twice the bound late (tens of microseconds a second).
+ */
+void lapic_timer_calibrate(void)
+{
+	uint64_t best_ppm = ~0ULL;
+
+	for (int i = 0; i < 3; i++) {
+		uint64_t ppm, hz = lapic_timer_measure(TMR_CALIB_NS, &ppm);
+
+		if (ppm < best_ppm) {
+			best_ppm = ppm;
+			lapic_timer_hz = hz;
+		}
+	}
+	lapic_timer_err_ppm = best_ppm;
+	tick_mult = (((lapic_timer_hz + lapic_timer_hz * best_ppm / 1000000 + 1)
+		      << 32) + NSEC_PER_SEC - 1) / NSEC_PER_SEC;
+}
+
+uint64_t lapic_timer_rate_error_ppm(void)
+{
+	return lapic_timer_err_ppm;
 }
 
 uint64_t lapic_timer_rate(void)

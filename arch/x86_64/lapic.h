@@ -44,12 +44,15 @@ bool lapic_send_ipi_all_but_self(uint8_t vector);
 /* Measure the LAPIC timer rate against the TSC (boot CPU, once). */
 void lapic_timer_calibrate(void);
 uint64_t lapic_timer_rate(void);
+/* The calibrated rate's error bound, parts per million (rounded up). */
+uint64_t lapic_timer_rate_error_ppm(void);
 /*
- * Arm this CPU's LAPIC timer, one-shot, to fire LOCAL_TIMER_VECTOR in
- * @delta_ns (rounded to the timer's tick, at least one tick, at most 2^32).
+ * The rate over one bracketed window of at least @window_ns (< 4 s), and
+ * its error bound in *@err_ppm.  Uses this CPU's LAPIC timer: nothing may
+ * be armed on it meanwhile.
  */
-void arch_clockevent_program(uint64_t delta_ns);
-void arch_clockevent_cancel(void);
+uint64_t lapic_timer_measure(uint64_t window_ns, uint64_t *err_ppm);
+/* arch_clockevent_program() and _cancel(): arch/x86_64/arch.h. */
 
 /*
  * Clockevent mode, chosen once on the boot CPU: TSC-deadline when asked

@@ -19,12 +19,14 @@
 #include "kernel/pmm.h"
 #include "kernel/printk.h"
 #include "kernel/topology.h"
+#include "lib/atomic.h"
 #include "lib/string.h"
+#include "lib/time.h"
 
 #define AP_TRAMPOLINE_PHYS	0x8000
 #define AP_STACK_PAGES		4
 /* How long an AP may take from SIPI to reporting in (TCG is slow). */
-#define AP_ONLINE_WAIT_NS	1000000000ULL
+#define AP_ONLINE_WAIT_NS	NSEC_PER_SEC
 
 extern const char ap_trampoline_start[], ap_trampoline_end[];
 extern const char ap_trampoline_params[];
@@ -60,13 +62,12 @@ static __attribute__((noreturn)) void ap_entry_c(struct ap_boot *b)
 	percpu_install(b->idx);
 	lapic_enable();
 	this_cpu()->booted = true;
-	__atomic_store_n(&cpu_online[b->idx], 1, __ATOMIC_RELEASE);
+	smp_store_release(&cpu_online[b->idx], 1);
 	tsc_sync_ap();
 	/* The boot CPU stores our offset before it lets anyone call us. */
-	while (!__atomic_load_n(&b->synced, __ATOMIC_ACQUIRE))
-		__asm__ volatile("pause");
-	timers_cpu_online();
-	cpu_idle_loop();
+	while (!smp_load_acquire(&b->synced))
+		cpu_relax();
+	cpu_startup_entry();
 }
 
 static void *alloc_pages(uint64_t n)
@@ -76,6 +77,10 @@ static void *alloc_pages(uint64_t n)
 	return pa ? phys_to_virt(pa) : 0;
 }
 
+/* The longest of the APs' kept TSC sync round trips, for # tsc_sync. */
+static uint64_t sync_worst_rtt;
+static unsigned sync_worst_cpu;
+
 static bool start_one(unsigned idx, uint32_t apic_id)
 {
 	struct tramp_params *p = phys_to_virt(AP_TRAMPOLINE_PHYS +
@@ -84,7 +89,7 @@ static bool start_one(unsigned idx, uint32_t apic_id)
 	uint64_t pages = (sizeof(struct ap_boot) + PAGE_SIZE - 1) / PAGE_SIZE;
 	struct ap_boot *b = alloc_pages(pages);
 	char *stack = alloc_pages(AP_STACK_PAGES);
-	uint64_t t0;
+	uint64_t t0, rtt;
 
 	if (!b || !stack) {
 		printk("smp: out of memory for CPU %u\n", idx);
@@ -96,23 +101,28 @@ static bool start_one(unsigned idx, uint32_t apic_id)
 	p->stack = (uint64_t)(stack + AP_STACK_PAGES * PAGE_SIZE);
 	p->entry = (uint64_t)ap_entry_c;
 	p->arg = (uint64_t)b;
-	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	smp_mb();
 	if (!lapic_start_ap(apic_id, AP_TRAMPOLINE_PHYS)) {
 		printk("smp: CPU %u (apic %u): IPI not delivered\n", idx,
 		       apic_id);
 		return false;
 	}
 	t0 = clock_ns();
-	while (!__atomic_load_n(&cpu_online[idx], __ATOMIC_ACQUIRE)) {
+	while (!smp_load_acquire(&cpu_online[idx])) {
 		if (clock_ns() - t0 > AP_ONLINE_WAIT_NS) {
 			printk("smp: CPU %u (apic %u) did not report in, "
 			       "left out\n", idx, apic_id);
 			return false;
 		}
-		__asm__ volatile("pause");
+		cpu_relax();
 	}
-	per_cpu(idx)->tsc_offset = (uint64_t)tsc_sync_bsp();
-	__atomic_store_n(&b->synced, true, __ATOMIC_RELEASE);
+	per_cpu(idx)->tsc_offset = (uint64_t)tsc_sync_bsp(&rtt);
+	per_cpu(idx)->tsc_sync_ns = tsc_to_ns(rtt) / 2 + 1;
+	if (rtt > sync_worst_rtt) {
+		sync_worst_rtt = rtt;
+		sync_worst_cpu = idx;
+	}
+	smp_store_release(&b->synced, true);
 	return true;
 }
 
@@ -146,5 +156,8 @@ unsigned smp_boot_aps(void)
 	}
 	printk("# smp cpus_online=%u cpus_present=%u apic=%s\n",
 	       num_online_cpus(), acpi_topo.ncpus, lapic_mode_name());
+	printk("# tsc_sync max_rounds=%u worst_rtt_ns=%lu cpu=%u\n",
+	       (unsigned)TSC_SYNC_MAX_ROUNDS,
+	       (unsigned long)tsc_to_ns(sync_worst_rtt), sync_worst_cpu);
 	return num_online_cpus();
 }

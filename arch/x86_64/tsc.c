@@ -11,6 +11,8 @@
 #include "arch/x86_64/tsc.h"
 #include "arch/x86_64/cpu.h"
 #include "kernel/percpu.h"
+#include "lib/atomic.h"
+#include "lib/time.h"
 
 #define PIT_HZ		PIT_TICK_HZ
 #define PIT_CH2		0x42
@@ -119,8 +121,8 @@ int tsc_calibrate(void)
 	}
 	tsc_rate = best.tsc_ticks * PIT_HZ / best.pit_ticks;
 	/* 10^9 << 32 still fits in 64 bits. */
-	ns_mult = (1000000000ULL << 32) / tsc_rate;
-	tsc_mult = (tsc_rate << 24) / 1000000000ULL;
+	ns_mult = (NSEC_PER_SEC << 32) / tsc_rate;
+	tsc_mult = (tsc_rate << 24) / NSEC_PER_SEC;
 	tsc_base = rdtsc();
 	return 0;
 }
@@ -151,34 +153,67 @@ uint64_t clock_ns(void)
 	return tsc_to_ns(rdtsc() + this_cpu()->tsc_offset - tsc_base);
 }
 
-static volatile uint64_t sync_go, sync_ack, sync_ap_tsc;
+static uint64_t sync_round, sync_ack, sync_ap_tsc;
 
 /*
- * Called on the boot CPU and the new AP at once: the boot CPU stamps t0,
- * releases the AP, which stamps its TSC and answers; the boot CPU stamps
- * t1.  The AP's stamp lies between t0 and t1, so the offset is good to
- * half the round trip.  Returns the offset for the AP.
+ * Called on the boot CPU and the new AP at once, in rounds: the boot CPU
+ * stamps t0, releases the AP for round r, which stamps its TSC and
+ * answers r; the boot CPU stamps t1.  The AP's stamp lies between t0 and
+ * t1, so a round's offset is good to half its round trip, and the
+ * shortest round is kept: one round the host stretched (a vCPU
+ * descheduled between release and answer, hundreds of ms under TCG on a
+ * loaded host) would put the AP's clock that far off for good.  At least
+ * TSC_SYNC_MIN_ROUNDS, then until one took under TSC_SYNC_GOOD_NS, at
+ * most TSC_SYNC_MAX_ROUNDS; round TSC_SYNC_DONE tells the AP it is over.
+ * Returns the offset for the AP; *@rtt the kept round trip, in ticks.
  */
-int64_t tsc_sync_bsp(void)
-{
-	uint64_t t0, t1;
+#define TSC_SYNC_MIN_ROUNDS	4
+#define TSC_SYNC_GOOD_NS	50000ULL
+#define TSC_SYNC_DONE		(~0ULL)
 
-	sync_ack = 0;
-	t0 = rdtsc() + this_cpu()->tsc_offset;
-	__atomic_store_n(&sync_go, 1, __ATOMIC_RELEASE);
-	while (!__atomic_load_n(&sync_ack, __ATOMIC_ACQUIRE))
-		__asm__ volatile("pause");
-	t1 = rdtsc() + this_cpu()->tsc_offset;
-	sync_go = 0;
-	return (int64_t)(t0 / 2 + t1 / 2 - sync_ap_tsc);
+int64_t tsc_sync_bsp(uint64_t *rtt)
+{
+	uint64_t good = ns_to_tsc_ticks(TSC_SYNC_GOOD_NS), r;
+	int64_t best = 0;
+
+	*rtt = ~0ULL;
+	for (r = 1; r <= TSC_SYNC_MAX_ROUNDS &&
+		    (r <= TSC_SYNC_MIN_ROUNDS || *rtt >= good); r++) {
+		uint64_t t0 = rdtsc() + this_cpu()->tsc_offset, t1;
+
+		smp_store_release(&sync_round, r);
+		while (smp_load_acquire(&sync_ack) != r)
+			cpu_relax();
+		t1 = rdtsc() + this_cpu()->tsc_offset;
+		if (t1 - t0 < *rtt) {
+			*rtt = t1 - t0;
+			best = (int64_t)(t0 / 2 + t1 / 2 - READ_ONCE(sync_ap_tsc));
+		}
+	}
+	smp_store_release(&sync_round, TSC_SYNC_DONE);
+	while (smp_load_acquire(&sync_ack) != TSC_SYNC_DONE)
+		cpu_relax();
+	/* The AP is done with both: ready for the next one. */
+	WRITE_ONCE(sync_round, 0);
+	WRITE_ONCE(sync_ack, 0);
+	return best;
 }
 
 void tsc_sync_ap(void)
 {
-	while (!__atomic_load_n(&sync_go, __ATOMIC_ACQUIRE))
-		__asm__ volatile("pause");
-	sync_ap_tsc = rdtsc();
-	__atomic_store_n(&sync_ack, 1, __ATOMIC_RELEASE);
+	for (uint64_t r = 1;; r++) {
+		uint64_t got;
+
+		while ((got = smp_load_acquire(&sync_round)) !=
+			       r &&
+		       got != TSC_SYNC_DONE)
+			cpu_relax();
+		if (got == TSC_SYNC_DONE)
+			break;
+		WRITE_ONCE(sync_ap_tsc, rdtsc());
+		smp_store_release(&sync_ack, r);
+	}
+	smp_store_release(&sync_ack, TSC_SYNC_DONE);
 }
 
 void delay_ns(uint64_t ns)
@@ -186,5 +221,5 @@ void delay_ns(uint64_t ns)
 	uint64_t t0 = clock_ns();
 
 	while (clock_ns() - t0 < ns)
-		__asm__ volatile("pause");
+		cpu_relax();
 }

@@ -45,8 +45,13 @@ uint64_t clock_ns(void);
 /* Busy-wait for at least @ns nanoseconds. */
 void delay_ns(uint64_t ns);
 
-/* Run together at AP bring-up; tsc_sync_bsp() returns the AP's offset. */
-int64_t tsc_sync_bsp(void);
+/*
+ * Run together at AP bring-up; tsc_sync_bsp() returns the AP's offset,
+ * measured over up to TSC_SYNC_MAX_ROUNDS round trips, and the shortest
+ * one's length (TSC ticks; the offset is good to half of it).
+ */
+#define TSC_SYNC_MAX_ROUNDS	256
+int64_t tsc_sync_bsp(uint64_t *rtt);
 void tsc_sync_ap(void);
 
 #endif

@@ -4,8 +4,10 @@
  *
  * The files of timer/ reach CPU identity, locks, the clock, the softirq and IPIs
  * only through this header (the host tests have their own, with the same
- * names: tests/host/env/timer_env.h).  Everything here is kernel/, never
- * arch/: the arch details stay behind kernel/tick.c and kernel/percpu.h.
+ * names: tests/host/env/timer_env.h); what is not inline here is in
+ * kernel/env/timer_env.c, as the host's is in tests/host/env/timer_env.c.
+ * This header names kernel/ only, never arch/: the arch details stay
+ * behind timer_env.c, kernel/tick.c and kernel/percpu.h.
  */
 #ifndef KERNEL_ENV_TIMER_ENV_H
 #define KERNEL_ENV_TIMER_ENV_H
@@ -23,8 +25,6 @@
 #include "lib/atomic.h"
 
 /* CPUs: smp_processor_id() comes from kernel/percpu.h. */
-#define nr_cpu_ids	nr_cpus
-
 static inline unsigned int timer_env_cpu_node(unsigned int cpu)
 {
 	return per_cpu(cpu)->node;
@@ -47,10 +47,10 @@ static inline bool timer_env_cpu_housekeeping(unsigned int cpu)
 
 static inline void timer_env_cpu_relax(void)
 {
-	__asm__ volatile("pause");
+	cpu_relax();
 }
 
-/* Clock: jiffies and the ns time, kernel/tick.c. */
+/* Clock: jiffies (kept by kernel/tick.c) and the ns time. */
 extern uint64_t jiffies64;
 
 static inline uint64_t timer_env_jiffies(void)
@@ -60,7 +60,7 @@ static inline uint64_t timer_env_jiffies(void)
 
 uint64_t timer_env_now_ns(void);
 
-/* Softirq, wake-up IPIs, idle state: kernel/softirq.c, kernel/idle.c. */
+/* Softirq, wake-up IPIs, idle state: kernel/env/timer_env.c. */
 void timer_env_raise_softirq(void);
 void timer_env_wake_cpu(unsigned int cpu);
 bool timer_env_cpu_idle(unsigned int cpu);

@@ -4,8 +4,8 @@
 Each boot runs every self-test and a short one_busy scenario, and this prints its wall
 time (QEMU's firmware included), the `# tmigr levels=` line (the hierarchy's shape) and
 the `# smp` line.  Above 255 CPUs the guest needs x2APIC, which QEMU emulates under TCG
-from 9.0 on: on Debian 12 run `tools/deps --qemu=backports` first, or point QEMU= at a
-newer qemu-system-x86_64.  With an older QEMU this says so and exits 64, as tools/boot
+from 9.0 on: on Debian 12 run `tools/deps --qemu=both` and point QEMU= at
+build/qemu10/qemu-system-x86_64 (or any qemu-system-x86_64 >= 9.0).  With an older QEMU this says so and exits 64, as tools/boot
 does.  Not part of `make test`: the three boots take minutes on a 2-core machine.
 
 Last line: "N passed, N failed", counting KTAP cases and one "/boot" entry per boot.

@@ -9,6 +9,7 @@ import os
 import re
 import subprocess
 import sys
+import threading
 import time
 import unittest
 
@@ -194,7 +195,8 @@ MATRIX = [
      [r"trace: no memory for 4 per-CPU buffers of 67108864 bytes"]),
     # x2APIC (README.md, "Beyond 255 CPUs").  QEMU emulates it under TCG from 9.0 on, so on Debian 12's
     # QEMU 7.2 (CI) the two x2apic- entries are skipped and the refusal is checked
-    # instead; with QEMU >= 9 (tools/deps --qemu=backports) the other way round.
+    # instead; with QEMU >= 9 (tools/deps --qemu=both, QEMU=build/qemu10/...) the other
+    # way round.
     ("x2apic-smp8-2n", ["--x2apic", "--smp", "8", "--numa", "0-3:4-7", "--expect-topology"], 0,
      OK_LINES + [r"# smp cpus_online=8 cpus_present=8 apic=x2apic",
                  r"ok \d+ every_cpu_reads_its_madt_apic_id$"]),
@@ -223,6 +225,9 @@ def qemu_version():
         return None, None
     m = re.search(r"version\s+((\d+)\.(\d+)\S*)", out)
     return (m.group(1), (int(m.group(2)), int(m.group(3)))) if m else (None, None)
+
+# The version the matrix found (qemu_version()); every boot must report the same.
+MATRIX_QEMU = [None]
 
 # More checks of a boot's output (its cleaned lines -> list of problems).
 POSTCHECKS = {
@@ -265,7 +270,8 @@ STDERR_CHECKS = {"hang-demo": check_hang_demo, "boot-timeout": check_frozen}
 
 # Python unit tests run like the KTAP parser's: module -> name prefix.
 UNITTEST_MODULES = [("test_ktap", "ktap-unittest"), ("test_trace_tools", "trace-unittest"),
-                    ("test_hangdump", "hangdump-unittest"), ("test_docs", "docs-unittest")]
+                    ("test_hangdump", "hangdump-unittest"), ("test_docs", "docs-unittest"),
+                    ("test_weigher", "weigher-unittest")]
 
 CHECK_RE = re.compile(r"^(.*?):(-?\d+):([PFE]):([^:]*):([^:]+):(\d+):\s?(.*)$")
 
@@ -342,6 +348,55 @@ def run_ktap_unittests(tally, module="test_ktap", prefix="ktap-unittest"):
     print("%s unit tests: %d run, %d failed" % (module, n, len(bad)), flush=True)
 
 
+# What the host can carry: TCG runs each vCPU as a host thread, so boots side by side
+# share the host's cores.  Most of a matrix boot's vCPUs sit in HLT, so a core carries
+# several; VCPUS_PER_CORE of them per host core is the budget (--vcpus overrides it).
+# A boot at or above the budget runs alone.
+VCPUS_PER_CORE = 16
+
+
+def boot_vcpus(args):
+    """The vCPUs an entry's tools/boot arguments ask for (tools/boot's default: 8)."""
+    smp = args[args.index("--smp") + 1] if "--smp" in args else "8"
+    first = smp.split(",")[0]
+    m = re.search(r"(?:^|,)maxcpus=(\d+)", smp)
+    if m:
+        return int(m.group(1))
+    return int(first) if first.isdigit() else 8
+
+
+class Weigher:
+    """Admits a boot of @w vCPUs when the running ones and it fit @budget and fewer
+    than @jobs run; one that fits nothing runs when it is alone."""
+
+    def __init__(self, budget, jobs):
+        self.budget, self.jobs = budget, jobs
+        self.used, self.running = 0, 0
+        self.cond = threading.Condition()
+
+    def acquire(self, w):
+        with self.cond:
+            while self.running and (self.used + w > self.budget or self.running >= self.jobs):
+                self.cond.wait()
+            self.used += w
+            self.running += 1
+
+    def release(self, w):
+        with self.cond:
+            self.used -= w
+            self.running -= 1
+            self.cond.notify_all()
+
+
+def boot_weighed(weigher, entry, *rest):
+    w = boot_vcpus(entry[1])
+    weigher.acquire(w)
+    try:
+        return boot_one(entry, *rest)
+    finally:
+        weigher.release(w)
+
+
 # tools/boot processes in flight: an interrupted runner (tools/soak) sends them
 # SIGINT, on which each kills its QEMU.
 RUNNING = set()
@@ -350,6 +405,9 @@ RUNNING = set()
 def boot_one(entry, accel, timeout, kernel=None):
     name, args, expect, required = entry
     cmd = [sys.executable, BOOT, "--accel", accel, "--timeout", str(timeout)] + args
+    # An entry's own --timeout comes later and wins in tools/boot: wait for that one.
+    if "--timeout" in args:
+        timeout = float(args[args.index("--timeout") + 1])
     if kernel:
         cmd += ["--kernel", kernel]
     t0 = time.monotonic()
@@ -404,7 +462,11 @@ def judge_boot(res, tally):
                 case_failed.append(cname)
     tail = "--- last 30 lines of %s ---\n%s" % (os.path.relpath(log, ROOT),
                                                 "\n".join(out.splitlines()[-30:]))
-    stderr_tail = "\n".join(l for l in err.splitlines() if not l.startswith("boot: accel="))
+    m = re.search(r"^boot: qemu=\S+ version=(\S+)", err, re.M)
+    if m and m.group(1) != MATRIX_QEMU[0]:
+        problems.append("ran QEMU %s, not the matrix's %s" % (m.group(1), MATRIX_QEMU[0]))
+    stderr_tail = "\n".join(l for l in err.splitlines()
+                            if not l.startswith(("boot: accel=", "boot: qemu=")))
     if stderr_tail:
         tail += "\n--- stderr ---\n" + stderr_tail
     if problems:
@@ -427,10 +489,23 @@ def main():
     ap.add_argument("--accel", default="auto", choices=["auto", "kvm", "tcg"])
     ap.add_argument("--timeout", type=float, default=120, help="per-boot timeout (s)")
     ap.add_argument("--jobs", "-j", type=int, default=2, help="parallel boots (default 2)")
+    ap.add_argument("--vcpus", type=int, default=0, metavar="N",
+                    help="most vCPUs booted at once (default %d per host core)" % VCPUS_PER_CORE)
+    ap.add_argument("--expect-qemu", metavar="MAJOR",
+                    default=os.environ.get("EXPECT_QEMU_MAJOR") or None,
+                    help="fail unless the QEMU run has this major version (default: "
+                    "$EXPECT_QEMU_MAJOR; unset: any)")
     ap.add_argument("--kernel", help="kernel image for tools/boot (default build/kernel.bin)")
     ap.add_argument("--no-boot", action="store_true", help="skip the boot matrix")
     ap.add_argument("--list", action="store_true", help="list the boot matrix and exit")
     a = ap.parse_args()
+    if a.expect_qemu is not None:
+        if not re.fullmatch(r"[1-9]\d{0,2}", a.expect_qemu):
+            ap.error("--expect-qemu / EXPECT_QEMU_MAJOR: %r is not a QEMU major version "
+                     "(e.g. 7 or 10)" % a.expect_qemu)
+        a.expect_qemu = int(a.expect_qemu)
+    if a.vcpus < 0:
+        ap.error("--vcpus must be at least 1 (0: the default)")
 
     if a.list:
         for name, args, expect, required in MATRIX:
@@ -462,6 +537,14 @@ def main():
             if accel not in ("kvm", "tcg"):
                 accel = "tcg"
         ver, vt = qemu_version()
+        MATRIX_QEMU[0] = ver
+        if a.expect_qemu is not None and (vt is None or vt[0] != a.expect_qemu):
+            why = ("QEMU %s (%s) is not the QEMU %d this run asked for" %
+                   (ver or "unknown", os.environ.get("QEMU", "qemu-system-x86_64"),
+                    a.expect_qemu))
+            tally.add("boot-matrix/qemu-version", "fail", why)
+            print("boot matrix: %s; no boots run" % why, flush=True)
+            entries = []
         can_x2apic = accel == "kvm" or (vt is not None and vt >= X2APIC_QEMU)
         print("boot matrix: QEMU %s, accel=%s, x2APIC %s" %
               (ver or "unknown", accel, "yes" if can_x2apic else "no"), flush=True)
@@ -476,10 +559,17 @@ def main():
                   (e[0], "with" if need == "x2apic" else "without", accel, ver or "unknown"),
                   flush=True)
         entries = runnable
+        budget = a.vcpus or VCPUS_PER_CORE * (os.cpu_count() or 1)
+        print("boot matrix: at most %d boots and %d vCPUs at once (%d host cores); "
+              "bigger boots alone" % (max(1, a.jobs), budget, os.cpu_count() or 1), flush=True)
+        weigher = Weigher(budget, max(1, a.jobs))
+        # Biggest first, so a big boot does not wait behind a stream of small ones.
+        order = sorted(entries, key=lambda e: -boot_vcpus(e[1]))
         with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, a.jobs)) as ex:
-            futs = [ex.submit(boot_one, e, accel, a.timeout, a.kernel) for e in entries]
-            for f in futs:          # results printed in matrix order
-                judge_boot(f.result(), tally)
+            futs = {e[0]: ex.submit(boot_weighed, weigher, e, accel, a.timeout, a.kernel)
+                    for e in order}
+            for e in entries:       # results printed in matrix order
+                judge_boot(futs[e[0]].result(), tally)
 
     if tally.failed:
         print("\nFAILED:")

@@ -15,8 +15,10 @@
  * Lines: `# bench name=N model=M cpus=C busy=B reps=R min_ns= median_ns=
  * p99_ns= max_ns=` (values per operation).  Asserts only that it ran.
  */
+#include "arch/x86_64/arch.h"
 #include "arch/x86_64/smp.h"
 #include "arch/x86_64/tsc.h"
+#include "kernel/boot.h"
 #include "kernel/cmdline.h"
 #include "kernel/ktest.h"
 #include "kernel/percpu.h"
@@ -25,11 +27,10 @@
 #include "kernel/spinlock.h"
 #include "kernel/tick.h"
 #include "lib/atomic.h"
+#include "lib/time.h"
 #include "tests/guest/probe.h"
 #include "timer/timer.h"
 #include "timer/timer_migration.h"
-
-extern struct boot_options boot_opts;
 
 #define BENCH_LOOPS	1000
 #define BENCH_REPS	31
@@ -41,7 +42,7 @@ static void spin_until_stop(void *arg)
 {
 	(void)arg;
 	while (!READ_ONCE(bench_stop))
-		__asm__ volatile("pause");
+		cpu_relax();
 }
 
 /* Start every 4th other CPU spinning; returns how many. */
@@ -64,7 +65,7 @@ static void stop_busy(void)
 	WRITE_ONCE(bench_stop, true);
 	for (unsigned c = 0; c < nr_cpus; c++)
 		if (cpu_online[c] && c != smp_processor_id())
-			smp_run_wait(c, 1000000000ULL);
+			smp_run_wait(c, NSEC_PER_SEC);
 }
 
 static void sort_u64(uint64_t *v, unsigned n)

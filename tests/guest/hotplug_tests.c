@@ -8,6 +8,7 @@
  * "Not early" is exact; the late bound allows the same TCG slack as the
  * timer suite.
  */
+#include "arch/x86_64/arch.h"
 #include "arch/x86_64/smp.h"
 #include "arch/x86_64/tsc.h"
 #include "kernel/hotplug.h"
@@ -19,6 +20,7 @@
 #include "kernel/tick.h"
 #include "lib/atomic.h"
 #include "lib/errno.h"
+#include "lib/time.h"
 #include "tests/guest/probe.h"
 #include "timer/timer.h"
 
@@ -54,7 +56,7 @@ static void arm_on(struct probe *p, unsigned cpu, uint32_t flags, unsigned ms)
 {
 	*p = (struct probe){ .fired = 0 };
 	timer_setup(&p->timer, probe_fn, flags);
-	p->expires = tick_update_jiffies() + tick_ns_to_jiffies(ms * 1000000ULL);
+	p->expires = tick_update_jiffies() + tick_ns_to_jiffies(ms * NSEC_PER_MSEC);
 	smp_call_on(cpu, arm_here, p);
 }
 
@@ -146,7 +148,7 @@ static void offline_moves_every_timer_to_the_caller(struct ktest *t)
 	/* A deferrable timer waits for a tick: stay busy a few. */
 	for (uint64_t t0 = clock_ns(); !probe_fired(&def) &&
 	     clock_ns() - t0 < WAIT_NS;)
-		__asm__ volatile("pause");
+		cpu_relax();
 	expect_on_time(t, &pinned);
 	expect_on_time(t, &global);
 	KEXPECT(t, probe_fired(&def));
@@ -185,7 +187,7 @@ static void parked_cpu_is_woken_only_by_cpu_up(struct ktest *t)
 	KEXPECT_EQ(t, p->offlines, offlines0 + 1);
 	KEXPECT_EQ(t, cpu_up((unsigned)x), 0);
 	KEXPECT_EQ(t, p->parked_wakes, wakes0 + 1);
-	KEXPECT(t, !p->offline);
+	KEXPECT(t, !READ_ONCE(p->offline));
 }
 
 static void online_cpu_serves_its_timers_again(struct ktest *t)

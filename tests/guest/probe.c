@@ -1,5 +1,6 @@
 #include "tests/guest/probe.h"
 #include "arch/x86_64/smp.h"
+#include "kernel/idle.h"
 #include "kernel/percpu.h"
 #include "kernel/smp_call.h"
 #include "kernel/tick.h"
@@ -12,6 +13,7 @@ void probe_fn(struct timer_list *t)
 	p->fired_j = READ_ONCE(jiffies64);
 	p->fired_cpu = smp_processor_id();
 	p->irq_delay_ns = this_cpu()->tick_irq_delay_ns;
+	p->awake_ns = cpu_idle_awake_ns(smp_processor_id());
 	__atomic_fetch_add(&p->fired, 1, __ATOMIC_RELEASE);
 }
 
@@ -25,8 +27,8 @@ bool other_cpus_idle(void *arg)
 	(void)arg;
 	for (unsigned c = 0; c < nr_cpus; c++)
 		if (cpu_online[c] && c != smp_processor_id() &&
-		    !(READ_ONCE(per_cpu(c)->in_idle_loop) &&
-		      READ_ONCE(per_cpu(c)->in_idle)))
+		    !(READ_ONCE(per_cpu(c)->in_idle_period) &&
+		      READ_ONCE(per_cpu(c)->halted)))
 			return false;
 	return true;
 }

@@ -18,6 +18,7 @@ struct probe {
 	volatile unsigned fired_cpu;
 	volatile unsigned fired;	/* callback runs */
 	uint64_t irq_delay_ns;		/* how late the expiring CPU's irq was */
+	uint64_t awake_ns;		/* its cpu_idle_awake_ns() then */
 };
 
 /* The callback: timer_setup(&p->timer, probe_fn, flags). */

@@ -6,15 +6,20 @@
  * once; an idle boot CPU catches jiffies up when it wakes.
  *
  * Bounds: "not early" is exact (jiffies at expiry >= expires).  The late
- * bound is the level's granularity plus TIMER_SLACK_J jiffies: under TCG
- * on a loaded 2-core host a vCPU can go unscheduled for several ms, and a
- * global timer of an idle CPU waits for the migrator's next tick.  The
- * worst lateness seen is printed, with the longest stretch the test CPU
- * itself did not run (host scheduling), which the bound also allows, as
- * it allows for how late the expiring CPU's own timer interrupt came.
+ * bound is the level's granularity plus TIMER_SLACK_J jiffies (a global
+ * timer of an idle CPU waits for the migrator's next tick), plus what the
+ * host took, measured in the same run: under TCG every vCPU is a host
+ * thread, and one the host does not run (1.8 s seen at 255 CPUs on two
+ * loaded cores) runs its timers that much late whatever the kernel
+ * programmed.  That share is the test CPU's longest stall, how late the
+ * expiring CPU's timer interrupt came, and the time the arming and the
+ * expiring CPU spent out of HLT in their idle loops (cpu_idle_awake_ns(),
+ * microseconds when the host runs them); all of it is printed.
  */
+#include "arch/x86_64/arch.h"
 #include "arch/x86_64/smp.h"
 #include "arch/x86_64/tsc.h"
+#include "kernel/boot.h"
 #include "kernel/idle.h"
 #include "kernel/kmem.h"
 #include "kernel/ktest.h"
@@ -24,16 +29,11 @@
 #include "kernel/smp_call.h"
 #include "kernel/tick.h"
 #include "lib/atomic.h"
+#include "lib/time.h"
 #include "tests/guest/probe.h"
 #include "timer/timer.h"
 
 #define TIMER_SLACK_J	10
-/*
- * Under TCG every vCPU is a host thread: with N vCPUs on a few host cores
- * one may wait for its turn for ~N/4 jiffies (38 jiffies seen at 255 CPUs
- * on 2 cores, HZ 250).  The slack grows with the CPU count for that.
- */
-#define TIMER_SLACK_PER_4_CPUS	1
 #define WAIT_NS		5000000000ULL
 
 /* Granularity (jiffies) of the wheel level a timer @delta away lands in. */
@@ -69,7 +69,7 @@ static bool wait_fired_stall(struct probe *p, unsigned n, uint64_t *stall_ns)
 				all = false;
 		if (all)
 			return true;
-		__asm__ volatile("pause");
+		cpu_relax();
 	}
 	return false;
 }
@@ -102,37 +102,63 @@ static void arm_kinds(void *arg)
 	}
 }
 
+/*
+ * The host's share of probe @i's lateness (see the top of the file):
+ * @awake0 and @awake1 are each CPU's cpu_idle_awake_ns() before arming
+ * and after the wait.
+ */
+static uint64_t host_share_ns(const struct probe *p, unsigned c,
+			      const uint64_t *awake0, const uint64_t *awake1,
+			      uint64_t stall)
+{
+	uint64_t ns = stall + p->irq_delay_ns + (awake1[c] - awake0[c]);
+
+	if (p->fired_cpu != c && p->fired_cpu < nr_cpus)
+		ns += p->awake_ns - awake0[p->fired_cpu];
+	return ns;
+}
+
 static void timers_on_every_cpu_expire_in_bounds(struct ktest *t)
 {
-	unsigned ncpus = 0;
+	unsigned ncpus = 0, worst_i = 0, awake_cpu = 0;
 	struct probe *p = kzalloc(nr_cpus * NKINDS * sizeof(*p));
+	uint64_t *awake0 = kzalloc(2 * nr_cpus * sizeof(uint64_t)), *awake1;
 	uint64_t worst = 0, t0 = clock_ns(), j0 = tick_update_jiffies(), stall;
+	uint64_t awake_max = 0;
 
-	if (!p) {
+	if (!p || !awake0) {
 		ktest_fail(t, __FILE__, __LINE__, "no memory");
 		return;
 	}
+	awake1 = awake0 + nr_cpus;
 	for (unsigned c = 0; c < nr_cpus; c++) {
 		if (!cpu_online[c])
 			continue;
+		awake0[c] = cpu_idle_awake_ns(c);
 		KEXPECT(t, smp_call_on(c, arm_kinds, &p[c * NKINDS]));
 		ncpus++;
 	}
 	printk("        # armed in %lu us, %lu jiffies\n",
-	       (unsigned long)((clock_ns() - t0) / 1000),
+	       (unsigned long)((clock_ns() - t0) / NSEC_PER_USEC),
 	       (unsigned long)(tick_update_jiffies() - j0));
 	KEXPECT(t, wait_fired_stall(p, nr_cpus * NKINDS, &stall));
+	for (unsigned c = 0; c < nr_cpus; c++) {
+		awake1[c] = cpu_online[c] ? cpu_idle_awake_ns(c) : 0;
+		if (awake1[c] - awake0[c] > awake_max) {
+			awake_max = awake1[c] - awake0[c];
+			awake_cpu = c;
+		}
+	}
 	for (unsigned i = 0; i < nr_cpus * NKINDS; i++) {
 		unsigned c = i / NKINDS, k = i % NKINDS;
-		uint64_t late, bound;
+		uint64_t late, bound, host;
 
 		if (!cpu_online[c] || !p[i].fired)
 			continue;
 		late = p[i].fired_j - p[i].expires;
+		host = host_share_ns(&p[i], c, awake0, awake1, stall);
 		bound = level_granularity(kinds[k].delta) + TIMER_SLACK_J +
-			TIMER_SLACK_PER_4_CPUS * ncpus / 4 +
-			tick_ns_to_jiffies(stall) +
-			tick_ns_to_jiffies(p[i].irq_delay_ns);
+			tick_ns_to_jiffies(host);
 		KEXPECT_EQ(t, p[i].fired, 1);
 		if (timer_before(p[i].fired_j, p[i].expires))
 			ktest_fail(t, __FILE__, __LINE__,
@@ -141,18 +167,33 @@ static void timers_on_every_cpu_expire_in_bounds(struct ktest *t)
 				   (unsigned long)p[i].expires);
 		else if (late > bound)
 			ktest_fail(t, __FILE__, __LINE__,
-				   "CPU %u kind %u: %lu jiffies late (bound %lu)",
-				   c, k, (unsigned long)late,
-				   (unsigned long)bound);
-		else if (late > worst)
+				   "CPU %u kind %u: %lu jiffies late (bound %lu; "
+				   "host share %lu us: irq %lu us late, CPU %u "
+				   "%lu us out of HLT)", c, k,
+				   (unsigned long)late, (unsigned long)bound,
+				   (unsigned long)(host / 1000),
+				   (unsigned long)(p[i].irq_delay_ns / 1000),
+				   p[i].fired_cpu,
+				   (unsigned long)((awake1[c] - awake0[c]) /
+						   1000));
+		else if (late > worst) {
 			worst = late;
+			worst_i = i;
+		}
 		/* A pinned timer runs where it was queued, nowhere else. */
 		if (kinds[k].flags & TIMER_PINNED)
 			KEXPECT_EQ(t, p[i].fired_cpu, c);
 	}
-	printk("        # %u CPUs x %u timers, worst lateness %lu jiffies, "
-	       "runner stalled up to %lu us\n", ncpus, (unsigned)NKINDS,
-	       (unsigned long)worst, (unsigned long)(stall / 1000));
+	printk("        # %u CPUs x %u timers, worst lateness %lu jiffies "
+	       "(CPU %u kind %u, host share %lu us), runner stalled up to "
+	       "%lu us, most time out of HLT %lu us (CPU %u)\n", ncpus,
+	       (unsigned)NKINDS, (unsigned long)worst,
+	       (unsigned)(worst_i / NKINDS), (unsigned)(worst_i % NKINDS),
+	       (unsigned long)(host_share_ns(&p[worst_i],
+					     (unsigned)(worst_i / NKINDS),
+					     awake0, awake1, stall) / NSEC_PER_USEC),
+	       (unsigned long)(stall / NSEC_PER_USEC), (unsigned long)(awake_max / NSEC_PER_USEC),
+	       awake_cpu);
 }
 
 /* An online CPU other than the test runner, settled in NOHZ idle. */
@@ -165,12 +206,12 @@ static int idle_target(void)
 			continue;
 		uint64_t t0 = clock_ns();
 
-		while (!(READ_ONCE(per_cpu(c)->in_idle_loop) &&
+		while (!(READ_ONCE(per_cpu(c)->in_idle_period) &&
 			 READ_ONCE(per_cpu(c)->tick_stopped) &&
-			 per_cpu(c)->in_idle)) {
+			 READ_ONCE(per_cpu(c)->halted))) {
 			if (clock_ns() - t0 > WAIT_NS)
 				return -1;
-			__asm__ volatile("pause");
+			cpu_relax();
 		}
 		return (int)c;
 	}
@@ -215,7 +256,7 @@ static void remote_pinned_timer_costs_one_ipi_wake(struct ktest *t)
 static void arm_deferrable(void *arg)
 {
 	struct probe *p = arg;
-	uint32_t pin = timer_get_model() == TIMER_MODEL_PUSH ?
+	uint32_t pin = boot_opts.timer_model == TIMER_MODEL_PUSH ?
 		       TIMER_PINNED : 0;
 
 	timer_setup(&p->timer, probe_fn, TIMER_DEFERRABLE | pin);
@@ -234,8 +275,8 @@ static void tick_work(void *arg)
 
 	(void)arg;
 	while (READ_ONCE(this_cpu()->ticks) - ticks0 < 3 &&
-	       clock_ns() - t0 < 1000000000ULL)
-		__asm__ volatile("pause");
+	       clock_ns() - t0 < NSEC_PER_SEC)
+		cpu_relax();
 }
 
 static void deferrable_timer_does_not_wake_idle_cpu(struct ktest *t)
@@ -256,7 +297,7 @@ static void deferrable_timer_does_not_wake_idle_cpu(struct ktest *t)
 	wakes0 = pc->wakes_timer + pc->wakes_ipi + pc->wakes_other;
 	t0 = clock_ns();
 	while (clock_ns() - t0 < 20 * tick_period_ns())
-		__asm__ volatile("pause");
+		cpu_relax();
 	KEXPECT_EQ(t, pc->wakes_timer + pc->wakes_ipi + pc->wakes_other,
 		   wakes0);
 	KEXPECT_EQ(t, p.fired, 0);
@@ -333,11 +374,20 @@ static void idle_boot_cpu_catches_jiffies_up(struct ktest *t)
 	KEXPECT(t, all_ticks() - ticks0 <= 3);
 }
 
-/* nohz=off keeps the tick in idle: an idle CPU wakes at about HZ. */
+/*
+ * nohz=off keeps the tick in idle: over 50 ticks' time an idle CPU never
+ * stops its tick and takes timer wakes, at most one a jiffy.  How many is
+ * the host's to decide (a vCPU the host does not run loses the ticks it
+ * missed: the next one is armed from the current jiffy), so it is printed
+ * with the CPU's latest tick interrupt delay, not bounded from below
+ * beyond one: with the tick stopped it would be none.
+ */
 static void nohz_off_keeps_the_tick_in_idle(struct ktest *t)
 {
 	int c = -1;
-	uint64_t w0, t0, ticks, want;
+	uint64_t w0, s0, t0, ticks, want;
+	bool stopped = false;
+	struct percpu *pc;
 
 	if (tick_nohz_enabled()) {
 		ktest_skip(t, "needs nohz=off");
@@ -350,21 +400,26 @@ static void nohz_off_keeps_the_tick_in_idle(struct ktest *t)
 		ktest_skip(t, "needs 2 CPUs");
 		return;
 	}
-	w0 = per_cpu((unsigned)c)->wakes_timer;
+	pc = per_cpu((unsigned)c);
+	w0 = pc->wakes_timer;
+	s0 = pc->tick_stops;
 	t0 = clock_ns();
-	while (clock_ns() - t0 < 50 * tick_period_ns())
-		__asm__ volatile("pause");
-	ticks = per_cpu((unsigned)c)->wakes_timer - w0;
+	while (clock_ns() - t0 < 50 * tick_period_ns()) {
+		stopped |= READ_ONCE(pc->tick_stopped);
+		cpu_relax();
+	}
+	KEXPECT(t, !stopped);
+	ticks = pc->wakes_timer - w0;
 	want = 50;
-	/*
-	 * Lower bound loose: a descheduled vCPU loses the ticks it missed
-	 * (the next one is armed from the current jiffy).  With the tick
-	 * stopped the count would be 0; a quarter tells the two apart.
-	 */
-	if (ticks < want / 4 || ticks > want + 2)
+	KEXPECT_EQ(t, pc->tick_stops, s0);
+	if (ticks < 1 || ticks > want + 2)
 		ktest_fail(t, __FILE__, __LINE__,
 			   "CPU %d: %lu timer wakes in %lu ticks' time", c,
 			   (unsigned long)ticks, (unsigned long)want);
+	printk("        # CPU %d: %lu timer wakes in %lu ticks' time, last tick "
+	       "interrupt %lu us late\n", c, (unsigned long)ticks,
+	       (unsigned long)want,
+	       (unsigned long)(READ_ONCE(pc->tick_irq_delay_ns) / 1000));
 }
 
 static const struct ktest_case timer_cases[] = {

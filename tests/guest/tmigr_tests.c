@@ -6,8 +6,10 @@
  * `selftest=tmigr_tree` (explicit only) prints the tree, one line per
  * group, and checks that it is one tree.
  */
+#include "arch/x86_64/arch.h"
 #include "arch/x86_64/smp.h"
 #include "arch/x86_64/tsc.h"
+#include "kernel/boot.h"
 #include "kernel/cmdline.h"
 #include "kernel/idle.h"
 #include "kernel/ktest.h"
@@ -20,8 +22,6 @@
 #include "tests/guest/probe.h"
 #include "timer/timer.h"
 #include "timer/timer_migration.h"
-
-extern struct boot_options boot_opts;
 
 #define WAIT_NS	5000000000ULL
 
@@ -189,7 +189,7 @@ static void idle_cpus_global_timer_expires_where_the_model_says(struct ktest *t)
 	w0 = pc->wakes_timer;
 	t0 = clock_ns();
 	while (!probe_fired(&p) && clock_ns() - t0 < WAIT_NS)
-		__asm__ volatile("pause");
+		cpu_relax();
 	KEXPECT(t, probe_fired(&p));
 	KEXPECT(t, !timer_before(p.fired_j, p.expires));
 	wait_aps_idle();

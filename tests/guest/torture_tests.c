@@ -35,8 +35,10 @@
  * Lines: `# torture start ...`, then after the run one `# torture cpu=`
  * line per CPU and `# torture total ...` (docs/torture.md).
  */
+#include "arch/x86_64/arch.h"
 #include "arch/x86_64/smp.h"
 #include "arch/x86_64/tsc.h"
+#include "kernel/boot.h"
 #include "kernel/cmdline.h"
 #include "kernel/hotplug.h"
 #include "kernel/idle.h"
@@ -48,15 +50,14 @@
 #include "kernel/tick.h"
 #include "lib/atomic.h"
 #include "lib/rand.h"
+#include "lib/time.h"
 #include "timer/timer.h"
-
-extern struct boot_options boot_opts;
 
 #define TT_TIMERS	32		/* per CPU */
 #define TT_NO_CPU	(-1)
 #define TT_REST_NS	5000000ULL	/* most a CPU idles between bursts */
 #define TT_HOTPLUG_NS	10000000ULL	/* up to this between hotplug steps */
-#define TT_WAIT_NS	10000000000ULL	/* for a burst, for the last expiries */
+#define TT_WAIT_NS	(10 * NSEC_PER_SEC)	/* for a burst, for the last expiries */
 
 static const uint32_t tt_kinds[] = {
 	TIMER_PINNED, 0, TIMER_DEFERRABLE, TIMER_PINNED | TIMER_DEFERRABLE,
@@ -404,7 +405,7 @@ static void tt_fence_target(unsigned cpu)
 	for (unsigned c = 0; c < nr_cpus; c++)
 		while (__atomic_load_n(&tt_cpus[c].using, __ATOMIC_SEQ_CST) ==
 		       (int)cpu)
-			__asm__ volatile("pause");
+			cpu_relax();
 }
 
 static void tt_down(unsigned cpu)
@@ -604,7 +605,7 @@ static void tt_report(unsigned ncpus)
 		struct tt_sum s = { .ops = tc->ops, .offlines = tc->offlines,
 				    .onlines = tc->onlines,
 				    .ran = READ_ONCE(tc->ran),
-				    .op_max_us = tc->op_max_ns / 1000 };
+				    .op_max_us = tc->op_max_ns / NSEC_PER_USEC };
 
 		if (!tc->used)
 			continue;
@@ -651,7 +652,7 @@ static void torture_runs_with_hotplug(struct ktest *t)
 	       ncpus, ncpus * TT_TIMERS,
 	       timer_model_name(boot_opts.timer_model), boot_opts.hz,
 	       boot_opts.nohz ? "on" : "off");
-	tt_control(boot_opts.torture_ms * 1000000ULL);
+	tt_control(boot_opts.torture_ms * NSEC_PER_MSEC);
 	tt_quiesce();
 	tt_settle();
 	tt_ran = true;

@@ -24,6 +24,7 @@ static void assert_defaults(const struct boot_options *o)
 {
 	ck_assert_str_eq(o->selftest, "all");
 	ck_assert_int_eq(o->timer_model, TIMER_MODEL_PULL);
+	ck_assert_int_eq(o->tmigr_wake, TMIGR_WAKE_ONE);
 	ck_assert_uint_eq(o->hz, 250);
 	ck_assert(o->nohz);
 	ck_assert(o->timer_migration);
@@ -83,6 +84,10 @@ START_TEST(test_every_option)
 	ck_assert_int_eq(opts.timer_model, TIMER_MODEL_LOCAL);
 	ck_assert_uint_eq(opts.hz, 100);
 	ck_assert_str_eq(opts.selftest, "none");
+	ck_assert_int_eq(parse("tmigr_wake=linux"), 0);
+	ck_assert_int_eq(opts.tmigr_wake, TMIGR_WAKE_LINUX);
+	ck_assert_int_eq(parse("tmigr_wake=one"), 0);
+	ck_assert_int_eq(opts.tmigr_wake, TMIGR_WAKE_ONE);
 	ck_assert_int_eq(parse("timer_model=pull hz=250 nohz=yes"), 0);
 	ck_assert_int_eq(opts.timer_model, TIMER_MODEL_PULL);
 	ck_assert_uint_eq(opts.hz, 250);
@@ -189,6 +194,10 @@ START_TEST(test_bad_values)
 	    "(expected pull|push|local)");
 	BAD("timer_model=PUSH", "cmdline: bad value 'PUSH' for timer_model "
 	    "(expected pull|push|local)");
+	BAD("tmigr_wake=bogus", "cmdline: bad value 'bogus' for tmigr_wake "
+	    "(expected one|linux)");
+	BAD("tmigr_wake=", "cmdline: bad value '' for tmigr_wake "
+	    "(expected one|linux)");
 	BAD("hz=300", "cmdline: bad value '300' for hz "
 	    "(expected 100|250|1000)");
 	BAD("hz=abc", "cmdline: bad value 'abc' for hz "
@@ -285,6 +294,9 @@ START_TEST(test_timer_model_name)
 	ck_assert_str_eq(timer_model_name(TIMER_MODEL_LOCAL), "local");
 	ck_assert_str_eq(timer_model_name((enum timer_model)3), "?");
 	ck_assert_str_eq(timer_model_name((enum timer_model)-1), "?");
+	ck_assert_str_eq(tmigr_wake_name(TMIGR_WAKE_ONE), "one");
+	ck_assert_str_eq(tmigr_wake_name(TMIGR_WAKE_LINUX), "linux");
+	ck_assert_str_eq(tmigr_wake_name(NR_TMIGR_WAKE), "?");
 }
 END_TEST
 
@@ -316,8 +328,8 @@ START_TEST(test_help)
 	struct help_acc h = { 0, "" };
 
 	cmdline_help(help_line, &h);
-	ck_assert_int_eq(h.lines, 15);
-	ck_assert_str_eq(h.seen, "selftest timer_model hz nohz "
+	ck_assert_int_eq(h.lines, 16);
+	ck_assert_str_eq(h.seen, "selftest timer_model tmigr_wake hz nohz "
 			 "timer_migration clockevent "
 			 "scenario trace trace_buf isolcpus expect_cpus "
 			 "expect_nodes torture_seed torture_ms watchdog ");

@@ -24,6 +24,7 @@ TIMER_TEST_SRCS := tests/host/timer/test_timer.c \
 	tests/host/timer/test_tmigr_races.c tests/host/timer/tmigr_util.c \
 	tests/host/timer/test_tmigr_setup_fail.c \
 	tests/host/timer/test_tmigr_isolated.c \
+	tests/host/timer/test_tmigr_wake.c \
 	tests/host/timer/test_tracepoints.c \
 	tests/host/timer/test_timer_hotplug.c \
 	tests/host/timer/test_timer_peek.c \

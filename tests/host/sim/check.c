@@ -52,6 +52,16 @@ uint64_t sim_tmigr_wakeup(unsigned int cpu)
 	return tmigr_cpu_get(cpu, &v) ? v.wakeup : TMIGR_NONE_NS;
 }
 
+/** sim_root_first_cpu - CPU of the root's first event, UINT_MAX if none */
+unsigned int sim_root_first_cpu(void)
+{
+	struct tmigr_group_view v;
+
+	if (!tmigr_group_get(root_id, &v) || v.next_expiry == TMIGR_NONE_NS)
+		return ~0u;
+	return v.next_cpu;
+}
+
 static bool read_groups(struct sim *s)
 {
 	struct tmigr_shape shape;

@@ -8,6 +8,7 @@
  *             [--verbose N] [--trace-timer T] [--trace-cpu C]
  *   tmigr_sim --torture [--ops N] [--faults offline,ipi-delay|none]
  *             [--ipi-delay J] [--offline-rate P] [the options above]
+ *   tmigr_sim ... [--tmigr-wake one|linux|both]
  *   tmigr_sim [--list] [--scale X]
  *   tmigr_sim --replay FILE[.gz] [--nodes MAP|K] [--model M] [the options
  *             above but --cpus, --hz, --steps: those come from the trace]
@@ -109,6 +110,22 @@ static unsigned long long global_wakes(const struct sim_stats *st)
 	return st->wakes[WAKE_GLOBAL] + st->wakes[WAKE_HIER];
 }
 
+/* The @pct percentile of level-0 movable timers' lateness, jiffies. */
+static unsigned int late0_pct(const struct sim_stats *st, unsigned int pct)
+{
+	uint64_t n = 0, seen = 0;
+	unsigned int j;
+
+	for (j = 0; j <= SIM_LATE0_MAX; j++)
+		n += st->late0[j];
+	for (j = 0; j < SIM_LATE0_MAX; j++) {
+		seen += st->late0[j];
+		if (seen * 100 >= n * pct)
+			break;
+	}
+	return j;
+}
+
 static void print_summary(const struct sim_config *c,
 			  const struct sim_stats *st, double ms)
 {
@@ -142,6 +159,12 @@ static void print_summary(const struct sim_config *c,
 	       (unsigned long long)st->time_jumps,
 	       st->steps ? 100.0 * st->busy_jiffies / st->steps / c->cpus : 0,
 	       c->isolcpus ? c->isolcpus : "none", ms);
+	for (unsigned int i = 0; i < NR_SIM_EMPTY; i++)
+		printf(" hier_empty_%s=%llu", sim_empty_name(i),
+		       (unsigned long long)st->hier_empty_why[i]);
+	printf(" tmigr_wake=%s late0_p99_j=%u",
+	       c->tmigr_wake == TMIGR_WAKE_LINUX ? "linux" : "one",
+	       late0_pct(st, 99));
 	sim_print_bound(st);
 	putchar('\n');
 	fflush(stdout);
@@ -242,19 +265,54 @@ static int worse(int a, int b)
 	return a > b ? a : b;
 }
 
+/*
+ * --tmigr-wake both: pull under linux first, then the runs under one;
+ * this line puts the two pull runs side by side.
+ */
+static void print_wake_compare(const struct sim_config *c,
+			       const struct sim_stats *lin,
+			       const struct sim_stats *one)
+{
+	printf("sim tmigr_wake cpus=%u nodes=%u shape=%s seed=%llu: wakes_idle linux=%llu one=%llu; wake_hier linux=%llu one=%llu; hier_empty linux=%llu one=%llu; late0_p99_j linux=%u one=%u\n",
+	       c->cpus, c->nodes, sim_shape_name(c->shape),
+	       (unsigned long long)c->seed,
+	       (unsigned long long)lin->wakes_idle,
+	       (unsigned long long)one->wakes_idle,
+	       (unsigned long long)lin->wakes[WAKE_HIER],
+	       (unsigned long long)one->wakes[WAKE_HIER],
+	       (unsigned long long)lin->wakes_empty[WAKE_HIER],
+	       (unsigned long long)one->wakes_empty[WAKE_HIER],
+	       late0_pct(lin, 99), late0_pct(one, 99));
+	fflush(stdout);
+}
+
 /* @c under every model (all_models) or its own; returns the worst result. */
 static int run_models(struct sim_config *c, bool all_models, bool check)
 {
-	struct sim_stats st[NR_MODELS];
+	struct sim_stats st[NR_MODELS], lin;
+	bool both = c->both_wakes &&
+		    (all_models || c->model == TIMER_MODEL_PULL);
 	int worst = 0;
 
-	if (!all_models)
-		return run_one(c, &st[0], check);
-	for (unsigned int m = 0; m < NR_MODELS; m++) {
-		c->model = models[m];
-		worst = worse(worst, run_one(c, &st[m], check));
+	if (both) {
+		struct sim_config l = *c;
+
+		l.model = TIMER_MODEL_PULL;
+		l.tmigr_wake = TMIGR_WAKE_LINUX;
+		worst = run_one(&l, &lin, check);
+		c->tmigr_wake = TMIGR_WAKE_ONE;
 	}
-	print_compare(c, st);
+	if (!all_models) {
+		worst = worse(worst, run_one(c, &st[0], check));
+	} else {
+		for (unsigned int m = 0; m < NR_MODELS; m++) {
+			c->model = models[m];
+			worst = worse(worst, run_one(c, &st[m], check));
+		}
+		print_compare(c, st);
+	}
+	if (both)
+		print_wake_compare(c, &lin, &st[0]);	/* models[0]: pull */
 	return worst;
 }
 
@@ -314,6 +372,7 @@ static void usage(void)
 		"                 [--torture] [--ops N] [--faults offline,ipi-delay|none]\n"
 		"                 [--ipi-delay J] [--offline-rate P]\n"
 		"                 [--tmigr-inactive-up=mainline|fixed] [--isolcpus LIST]\n"
+		"                 [--tmigr-wake one|linux|both]\n"
 		"       tmigr_sim [--list] [--scale X]   (the default runs)\n"
 		"       tmigr_sim --replay FILE[.gz] [--nodes MAP|K] [--model M]\n");
 }
@@ -343,6 +402,7 @@ int main(int argc, char **argv)
 		{ "replay", required_argument, NULL, 'R' },
 		{ "tmigr-inactive-up", required_argument, NULL, 'I' },
 		{ "isolcpus", required_argument, NULL, 'i' },
+		{ "tmigr-wake", required_argument, NULL, 'k' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct sim_config c = {
@@ -436,6 +496,16 @@ int main(int argc, char **argv)
 			tmigr_set_inactive_up_mainline(!strcmp(optarg,
 							       "mainline"));
 			printf("sim tmigr_inactive_up=%s\n", optarg);
+			break;
+		case 'k':
+			if (!strcmp(optarg, "linux"))
+				c.tmigr_wake = TMIGR_WAKE_LINUX;
+			else if (!strcmp(optarg, "one"))
+				c.tmigr_wake = TMIGR_WAKE_ONE;
+			else if (!strcmp(optarg, "both"))
+				c.both_wakes = true;
+			else
+				goto bad;
 			break;
 		default:
 			goto bad;

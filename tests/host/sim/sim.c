@@ -46,8 +46,6 @@
 #include "timer_env.h"
 
 #define NSEC_PER_SEC	1000000000ull
-/* More wake-ups of one CPU in one jiffy than this is a livelock. */
-#define SIM_STORM	16
 
 /* host_wake_hook has only the CPU: the run it belongs to. */
 static struct sim *cur_sim;
@@ -241,11 +239,14 @@ static enum sim_wake classify(struct sim *s, unsigned int cpu, uint64_t wake)
 	if (pull && host_cpu_isolated[cpu] &&
 	    (wake == gb || wake == wrap_early(s, gb)))
 		return WAKE_GLOBAL;
-	if (pull && sim_hierarchy_idle())
+	if (pull && sim_hierarchy_idle()) {
+		sim_empty_armed(s, cpu);
 		return WAKE_HIER;
+	}
 	if (pull && s->cpus[cpu].hier_wakeup != TMIGR_NONE_NS &&
 	    wake == round_up_jiffy(s, s->cpus[cpu].hier_wakeup)) {
 		s->st.hier_stale++;
+		sim_empty_armed(s, cpu);
 		return WAKE_HIER;
 	}
 	sim_violation(s, (int)cpu, -1,
@@ -394,6 +395,7 @@ static void wake_idle(struct sim *s, unsigned int cpu, enum sim_wake why)
 		sim_trace(s, "cpu=%u woken for %d", cpu, why);
 	expired = s->st.expired;
 	c->tick_j = s->now_j;
+	s->waking = why;
 	if (s->cfg.model == TIMER_MODEL_PULL) {
 		uint64_t before = sim_tmigr_wakeup(cpu);
 
@@ -403,8 +405,12 @@ static void wake_idle(struct sim *s, unsigned int cpu, enum sim_wake why)
 	} else {
 		run_tick(s, cpu);
 	}
-	if (s->st.expired == expired)
+	s->waking = WAKE_NONE;
+	if (s->st.expired == expired) {
 		s->st.wakes_empty[why]++;
+		if (why == WAKE_HIER)
+			sim_empty_note(s, cpu);
+	}
 	program_idle(s, cpu);
 }
 
@@ -513,6 +519,7 @@ static void run_jiffy(struct sim *s)
 		wake_due(s);
 	} while (s->jumped != jumped);
 	s->in_ticks = false;
+	sim_empty_step(s);
 }
 
 /* Boot as the kernel does: bases, model, hierarchy, each CPU online. */
@@ -529,6 +536,7 @@ static int boot(struct sim *s)
 	if (!s->bases || timer_init(s->bases, n, s->cfg.hz))
 		return -1;
 	timer_set_model(s->cfg.model);
+	tmigr_set_wake((enum tmigr_wake)s->cfg.tmigr_wake);
 	if (timer_tick_ns() != s->tick_ns) {
 		sim_violation(s, -1, -1, "timer_tick_ns() %llu, want %llu",
 			      (unsigned long long)timer_tick_ns(),
@@ -564,6 +572,7 @@ static void teardown(struct sim *s)
 	free(s->cpus);
 	free(s->ipi_queue);
 	free(s->ipi_scratch);
+	free(s->empty_queue);
 	sim_fault_free(s);
 	cur_sim = NULL;
 }
@@ -588,9 +597,12 @@ int sim_run(const struct sim_config *cfg, struct sim_stats *out)
 	s.cpus = calloc(cfg->cpus, sizeof(*s.cpus));
 	s.ipi_queue = calloc(cfg->cpus, sizeof(*s.ipi_queue));
 	s.ipi_scratch = calloc(cfg->cpus, sizeof(*s.ipi_scratch));
+	/* A CPU wakes at most SIM_STORM + 1 times a jiffy. */
+	s.empty_queue = calloc(cfg->cpus * (SIM_STORM + 1),
+			       sizeof(*s.empty_queue));
 	cur_sim = &s;
-	if (!s.cpus || !s.ipi_queue || !s.ipi_scratch || boot(&s) ||
-	    (cfg->replay ? sim_replay_init(&s) : sim_work_init(&s)) ||
+	if (!s.cpus || !s.ipi_queue || !s.ipi_scratch || !s.empty_queue ||
+	    boot(&s) || (cfg->replay ? sim_replay_init(&s) : sim_work_init(&s)) ||
 	    sim_fault_init(&s)) {
 		fprintf(stderr, "sim: cannot set up cpus=%u nodes=%u shape=%s\n",
 			cfg->cpus, cfg->nodes, sim_shape_name(cfg->shape));

@@ -31,6 +31,9 @@
 struct rp_trace;
 
 #define SIM_MAX_NODES	64
+/* More wake-ups of one CPU in one jiffy than this is a livelock. */
+#define SIM_STORM	16
+#define SIM_LATE0_MAX	31	/* late0[] histogram's last bucket */
 
 enum sim_shape { SHAPE_EVEN, SHAPE_UNEVEN, SHAPE_INTERLEAVED, SHAPE_SMT };
 
@@ -46,6 +49,8 @@ struct sim_config {
 	unsigned int nodes;
 	enum sim_shape shape;
 	enum timer_model model;
+	unsigned int tmigr_wake;	/* enum tmigr_wake, under pull */
+	bool both_wakes;	/* --tmigr-wake both: linux, then one */
 	uint64_t seed;
 	uint64_t steps;		/* jiffies simulated */
 	uint64_t wrap;		/* start this many jiffies before 2^64 */
@@ -73,6 +78,19 @@ enum sim_wake {
 	WAKE_IPI,	/* a pinned timer queued on it remotely */
 	WAKE_IRQ,	/* a device interrupt (workload), not a timer */
 	NR_SIM_WAKE
+};
+
+/* Why a hierarchy wake expired nothing (empty.c). */
+enum sim_empty {
+	EMPTY_OWNER, EMPTY_BUSY, EMPTY_DUP, EMPTY_IDLE, EMPTY_STALE,
+	EMPTY_GONE, EMPTY_BELOW, NR_SIM_EMPTY
+};
+
+/* An empty hierarchy wake, classified at the end of its jiffy. */
+struct sim_empty_wake {
+	unsigned int owner;	/* CPU of the event it was armed for */
+	uint64_t armed_j;	/* the jiffy it was armed for */
+	bool stale;		/* the owner had nothing due then already */
 };
 
 /*
@@ -106,12 +124,15 @@ struct sim_stats {
 	uint64_t twice;
 	uint64_t lost;
 	uint64_t late_max_j;	/* worst lateness of a non-exempt timer */
+	/* lateness of level-0 movable timers, jiffies (last: that or more) */
+	uint64_t late0[SIM_LATE0_MAX + 1];
 	uint64_t violations;
 	uint64_t wakes[NR_SIM_WAKE];	/* delivered to idle CPUs */
 	uint64_t wakes_idle;	/* timer wakes: all but WAKE_TICK, WAKE_IRQ */
 	uint64_t wakes_global_busy;	/* for a movable timer, a CPU busy */
 	uint64_t wakes_empty[NR_SIM_WAKE];	/* that expired no timer */
 	uint64_t hier_stale;	/* WAKE_HIER programmed after a CPU woke */
+	uint64_t hier_empty_why[NR_SIM_EMPTY];	/* empty.c */
 	uint64_t remote_expiries;	/* movable timers run on another CPU */
 	uint64_t global_expired;
 	uint64_t ipis;
@@ -165,6 +186,14 @@ struct sim_cpu {
 	uint64_t off_j;		/* DYING: jiffy of tmigr_cpu_offline() */
 	uint64_t until_j;	/* DYING: timers_cpu_dead(); DEAD: back up */
 	uint64_t idle_since_ns;	/* start of the current idle period */
+	/* empty.c: the hierarchy event it is armed for (owner, jiffy) ... */
+	unsigned int hier_owner;
+	uint64_t hier_j;
+	bool hier_stale;
+	/* ... and who last ran one of this CPU's movable timers, when */
+	uint64_t served_j;
+	unsigned int served_by;
+	bool served_busy, served_hier;
 };
 
 /* A timer of the workload, with what the simulator knows about it. */
@@ -211,6 +240,9 @@ struct sim {
 	void *bases;		/* timer_init() storage */
 	unsigned int *ipi_scratch;	/* sim_deliver_ipis() */
 	enum sim_ctx ctx;
+	enum sim_wake waking;	/* why the CPU in wake_idle() woke */
+	struct sim_empty_wake *empty_queue;	/* this jiffy's (empty.c) */
+	unsigned int nr_empty;
 	unsigned int ctx_cpu;	/* the CPU of ctx */
 	bool faulted;		/* a fault fired inside the current call */
 	struct sim_fault *fault;	/* fault.c's state, NULL: no faults */
@@ -302,11 +334,19 @@ void sim_work_arm(struct sim *s, struct sim_timer *st, uint64_t expires,
 		  int add_on_cpu);
 void sim_work_cancel(struct sim *s, struct sim_timer *st);
 
+/* empty.c */
+void sim_empty_armed(struct sim *s, unsigned int cpu);
+void sim_empty_served(struct sim *s, unsigned int owner, unsigned int cpu);
+void sim_empty_note(struct sim *s, unsigned int cpu);
+void sim_empty_step(struct sim *s);
+const char *sim_empty_name(enum sim_empty why);
+
 /* check.c */
 bool sim_check_boot(struct sim *s);
 void sim_check_hierarchy(struct sim *s);
 bool sim_hierarchy_idle(void);
 uint64_t sim_tmigr_wakeup(unsigned int cpu);
+unsigned int sim_root_first_cpu(void);
 
 /* topo.c */
 int sim_topo_apply(const struct sim_config *cfg);

@@ -286,6 +286,9 @@ static void sim_timer_fn(struct timer_list *t)
 		sim_note_late(s, st, late);
 		if (late > s->st.late_max_j)
 			s->st.late_max_j = late;
+		if (!st->kind && !st->level)
+			s->st.late0[late < SIM_LATE0_MAX ? late :
+				    SIM_LATE0_MAX]++;
 		if (late > base_bound(st))
 			s->st.late_relaxed++;
 		if (late > late_bound(s, st))
@@ -304,6 +307,7 @@ static void sim_timer_fn(struct timer_list *t)
 			      st->cpu, cpu);
 	if (!st->kind) {
 		s->st.global_expired++;
+		sim_empty_served(s, st->cpu, cpu);
 		if (cpu != st->cpu)
 			s->st.remote_expiries++;
 	}
@@ -495,7 +499,12 @@ void sim_work_step(struct sim *s)
 			} else if (r < phases[s->phase].to_busy +
 				   phases[s->phase].irq) {
 				work_timer_op(s, cpu, &rng);
-				sim_cpu_irq_exit(s, cpu);
+				/*
+				 * An IPI it sent may have woken a CPU whose
+				 * softirq took this one offline (fault.c).
+				 */
+				if (c->state == CPU_ONLINE)
+					sim_cpu_irq_exit(s, cpu);
 			}
 		} else if (r < phases[s->phase].to_idle) {
 			sim_cpu_enter_idle(s, cpu);

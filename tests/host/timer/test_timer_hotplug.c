@@ -34,6 +34,20 @@ static void teardown(void)
 	storage = NULL;
 }
 
+/*
+ * This CPU idles as the kernel's idle path does (timer_nohz_next_event():
+ * bases forwarded, idle unless an event is within a tick); returns the
+ * split next events then, and tevt->local, the event it must serve itself.
+ */
+static uint64_t idle_this_cpu(uint64_t basej, struct timer_events *tevt)
+{
+	bool stop;
+
+	timer_nohz_next_event(basej, 0, &stop);
+	fetch_next_timer_interrupt(smp_processor_id(), basej, tevt);
+	return tevt->local;
+}
+
 struct hrec {
 	struct timer_list t;
 	unsigned int fired;
@@ -211,7 +225,7 @@ START_TEST(moving_to_an_idle_cpu_kicks_it_once)
 	arm_on(&g, 2, 0, 1050);
 	/* CPU 0 idles with empty bases. */
 	host_set_cpu(0);
-	forward_and_idle_timer_bases(1000, &tevt);
+	idle_this_cpu(1000, &tevt);
 	host_set_cpu(1);
 	timers_cpu_dead(2, 0);
 	ck_assert_uint_eq(host_wake_ipis[0], 1);

@@ -837,13 +837,8 @@ START_TEST(old_root_found_inactive_at_connection_is_activated_by_a_walker)
 }
 END_TEST
 
-static Suite *tmigr_races_suite(void)
+static void add_race_tests(TCase *tc)
 {
-	Suite *s = suite_create("tmigr_races");
-	TCase *tc = tcase_create("races");
-
-	tcase_add_checked_fixture(tc, NULL, teardown);
-	tcase_set_timeout(tc, 30);
 	tcase_add_test(tc, quick_check_sees_an_earlier_event_below_the_top);
 	tcase_add_test(tc, last_cpu_without_timer_arms_for_sibling);
 	tcase_add_test(tc, stale_wakeup_of_a_non_migrator_is_dropped);
@@ -866,7 +861,34 @@ static Suite *tmigr_races_suite(void)
 		event_queued_after_the_group_went_idle_is_lost_by_mainlines_walk);
 	tcase_add_test(tc,
 		       concurrent_walks_and_growth_keep_the_state_consistent);
+}
+
+/* The replays again under tmigr_wake=linux, the behaviour Linux has. */
+static void linux_wake(void)
+{
+	tmigr_set_wake(TMIGR_WAKE_LINUX);
+}
+
+static void linux_wake_teardown(void)
+{
+	tm_teardown();
+	tmigr_set_wake(TMIGR_WAKE_ONE);
+}
+
+static Suite *tmigr_races_suite(void)
+{
+	Suite *s = suite_create("tmigr_races");
+	TCase *tc = tcase_create("races");
+	TCase *tl = tcase_create("races_linux_wake");
+
+	tcase_add_checked_fixture(tc, NULL, teardown);
+	tcase_set_timeout(tc, 30);
+	add_race_tests(tc);
 	suite_add_tcase(s, tc);
+	tcase_add_checked_fixture(tl, linux_wake, linux_wake_teardown);
+	tcase_set_timeout(tl, 30);
+	add_race_tests(tl);
+	suite_add_tcase(s, tl);
 	return s;
 }
 

@@ -1,0 +1,43 @@
+/*
+ * arch/x86_64/arch.h - the machine as kernel/ sees it.
+ *
+ * kernel/ reaches the arch through this header: spinning (cpu_relax()),
+ * halting, IPIs, CPUID (cpuid.h), the clock (tsc.h), the online map
+ * (smp.h) and the clockevent.  kmain's boot sequence (kernel/main.c),
+ * which sets the machine up step by step, is the one file that also names
+ * the arch's set-up headers; kernel/panic.c still names cpu.h and trap.h.
+ */
+#ifndef ARCH_X86_64_ARCH_H
+#define ARCH_X86_64_ARCH_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "arch/x86_64/cpu.h"
+#include "arch/x86_64/cpuid.h"
+#include "arch/x86_64/irq.h"
+#include "arch/x86_64/lapic.h"
+#include "arch/x86_64/smp.h"
+#include "arch/x86_64/tsc.h"
+#include "kernel/percpu.h"
+
+/*
+ * Fixed-vector IPI to CPU @cpu (CALL_FUNCTION_VECTOR, RESCHEDULE_VECTOR);
+ * false if it could not be sent (see lapic_send_ipi()).
+ */
+static inline bool arch_send_ipi(unsigned int cpu, uint8_t vector)
+{
+	return lapic_send_ipi(per_cpu(cpu)->apic_id, vector);
+}
+
+/* Halt until the next interrupt; entered and left with interrupts off. */
+void arch_cpu_idle(void);
+
+/*
+ * Arm this CPU's LAPIC timer, one-shot, to fire LOCAL_TIMER_VECTOR in
+ * @delta_ns (rounded to the timer's tick, at least one tick, at most 2^32).
+ */
+void arch_clockevent_program(uint64_t delta_ns);
+void arch_clockevent_cancel(void);
+
+#endif

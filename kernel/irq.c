@@ -1,0 +1,68 @@
+/*
+ * The kernel's side of an interrupt (kernel/irq.h): parking, wake
+ * accounting, the tick and the softirq.  The first interrupt after
+ * idle_halt()'s HLT is that idle period's wake reason: timer (the LAPIC
+ * timer vector), IPI (call-function or reschedule) or other.
+ */
+#include "kernel/irq.h"
+#include "arch/x86_64/arch.h"
+#include "kernel/percpu.h"
+#include "kernel/softirq.h"
+#include "kernel/tick.h"
+#include "kernel/trace.h"
+#include "lib/atomic.h"
+
+static void account_wake(struct percpu *p, enum irq_source src,
+			 unsigned int vector)
+{
+	uint64_t idle;
+
+	if (!READ_ONCE(p->halted))
+		return;
+	WRITE_ONCE(p->halted, false);
+	/*
+	 * The first interrupt out of HLT: jiffies may be stale if every CPU
+	 * was idle, and what this handler arms must see the current jiffy
+	 * (Linux's tick_nohz_irq_enter() does the same).
+	 */
+	tick_update_jiffies();
+	p->idle_woke_ns = clock_ns();
+	idle = p->idle_woke_ns - p->idle_since;
+	p->idle_ns += idle;
+	if (src == IRQ_SRC_TIMER)
+		p->wakes_timer++;
+	else if (src == IRQ_SRC_IPI)
+		p->wakes_ipi++;
+	else
+		p->wakes_other++;
+	trace(idle_exit, src, vector, idle);
+}
+
+bool irq_enter(enum irq_source src, unsigned int vector)
+{
+	struct percpu *p = this_cpu();
+
+	/* Parked by cpu_down(): no tick, no softirq; count what came. */
+	if (READ_ONCE(p->offline)) {
+		p->parked_wakes++;
+		return false;
+	}
+	account_wake(p, src, vector);
+	return true;
+}
+
+void irq_handle(enum irq_source src, unsigned int vector)
+{
+	struct percpu *p = this_cpu();
+
+	if (src == IRQ_SRC_IPI) {
+		p->ipis_received++;
+		trace(ipi_receive, vector);
+	} else if (src == IRQ_SRC_TIMER) {
+		/* Stamp first: a reader that sees the count sees the stamp. */
+		WRITE_ONCE(p->last_timer_irq_ns, clock_ns());
+		smp_store_release(&p->timer_irqs, p->timer_irqs + 1);
+		tick_interrupt();
+	}
+	irq_exit_softirq();
+}

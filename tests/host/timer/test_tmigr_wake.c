@@ -1,0 +1,327 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * tests/host/timer/test_tmigr_wake.c - tmigr_wake=one: one armed CPU per
+ * event of the idle hierarchy (timer/tmigr_wake.c, docs/tmigr-wake.md),
+ * against tmigr_wake=linux where it differs, and its own races.
+ *
+ * Three CPUs on one node make a one-level hierarchy: its one group is the
+ * root.  Nine make two levels.
+ */
+#include <stdint.h>
+
+#include "tests/host/registry.h"
+#include "tests/host/timer/tmigr_util.h"
+#include "timer_env.h"
+
+/* A one-shot race hook: @action runs when CPU @cpu reaches point @id. */
+static struct {
+	int id;
+	unsigned int cpu;
+	void (*action)(void);
+	bool fired;
+} hook;
+
+static void one_shot_hook(int id)
+{
+	unsigned int prev = host_cpu;
+
+	if (hook.fired || id != hook.id || host_cpu != hook.cpu)
+		return;
+	hook.fired = true;
+	hook.action();
+	host_set_cpu(prev);
+}
+
+static void arm_hook(int id, unsigned int cpu, void (*action)(void))
+{
+	hook.id = id;
+	hook.cpu = cpu;
+	hook.action = action;
+	hook.fired = false;
+	host_race_hook = one_shot_hook;
+}
+
+static void teardown(void)
+{
+	tm_teardown();
+	tmigr_set_wake(TMIGR_WAKE_ONE);
+}
+
+static void setup_policy(unsigned int ncpus, enum tmigr_wake policy)
+{
+	tmigr_set_wake(policy);
+	tm_setup(ncpus, 1, 1000);
+	tm_bringup_all();
+}
+
+static uint64_t armed_exp(unsigned int cpu)
+{
+	uint64_t exp = 0;
+
+	return tmigr_wake_armed(cpu, &exp) ? exp : TMIGR_NONE_NS;
+}
+
+/*
+ * CPU 0 goes idle last and arms for CPU 1's timer.  CPU 2 gets work and
+ * idles again, last once more: under one it relies on CPU 0, under linux
+ * it arms too and both wake for one timer.
+ */
+START_TEST(second_last_cpu_relies_on_the_armed_one)
+{
+	static const enum tmigr_wake policies[] = {
+		TMIGR_WAKE_ONE, TMIGR_WAKE_LINUX,
+	};
+
+	for (unsigned int i = 0; i < 2; i++) {
+		bool one = policies[i] == TMIGR_WAKE_ONE;
+		struct tm_rec r;
+
+		setup_policy(3, policies[i]);
+		tm_rec_arm(&r, 1, 0, 1100);
+		tm_idle(1);
+		tm_idle(2);
+		ck_assert_uint_eq(tm_idle(0), tm_ns(1104));
+		ck_assert_uint_eq(armed_exp(0), one ? tm_ns(1104) :
+				  TMIGR_NONE_NS);
+		tm_wake(2);
+		ck_assert_uint_eq(tm_idle(2), one ? TMIGR_NONE_NS :
+				  tm_ns(1104));
+		ck_assert_uint_eq(armed_exp(2), TMIGR_NONE_NS);
+		tm_advance_to(1200);
+		ck_assert_uint_eq(r.fired, 1);
+		ck_assert_uint_eq(r.fired_at, 1104);
+		ck_assert_uint_eq(tm_cpus[0].wakes, 1);
+		ck_assert_uint_eq(tm_cpus[2].wakes, one ? 0 : 1);
+		tm_assert_invariants();
+		ck_assert_uint_eq(host_warn_hits, 0);
+		teardown();
+	}
+}
+END_TEST
+
+/*
+ * The armed CPU leaves idle for work and idles again while another CPU
+ * is busy: it is out of the table, so the last CPU going idle arms itself
+ * instead of relying on a CPU that no longer wakes for the timer.
+ */
+START_TEST(armed_cpu_leaving_idle_is_out_of_the_table)
+{
+	struct tm_rec r;
+
+	setup_policy(3, TMIGR_WAKE_ONE);
+	tm_rec_arm(&r, 1, 0, 1100);
+	tm_idle(1);
+	tm_idle(2);
+	tm_idle(0);
+	ck_assert_uint_eq(armed_exp(0), tm_ns(1104));
+	tm_wake(2);
+	tm_wake(0);
+	ck_assert_uint_eq(armed_exp(0), TMIGR_NONE_NS);
+	ck_assert_uint_eq(tm_idle(0), TMIGR_NONE_NS);	/* CPU 2 is busy */
+	ck_assert_uint_eq(tm_idle(2), tm_ns(1104));
+	ck_assert_uint_eq(armed_exp(2), tm_ns(1104));
+	tm_advance_to(1200);
+	ck_assert_uint_eq(r.fired, 1);
+	ck_assert_uint_eq(r.fired_at, 1104);
+	tm_assert_invariants();
+	ck_assert_uint_eq(host_warn_hits, 0);
+}
+END_TEST
+
+/*
+ * An earlier event: the last CPU going idle for it arms although another
+ * CPU is in the table for a later one, which keeps its entry; woken for
+ * the earlier one it then relies on that CPU for the later timer.
+ */
+START_TEST(earlier_event_arms_a_second_cpu_which_then_relies)
+{
+	struct tm_rec early, late;
+
+	setup_policy(3, TMIGR_WAKE_ONE);
+	tm_rec_arm(&late, 1, 0, 1300);
+	tm_idle(1);
+	tm_idle(2);
+	ck_assert_uint_eq(tm_idle(0), tm_ns(1304));
+	tm_wake(2);
+	tm_rec_arm(&early, 2, 0, 1100);
+	ck_assert_uint_eq(tm_idle(2), tm_ns(1104));
+	ck_assert_uint_eq(armed_exp(0), tm_ns(1304));
+	ck_assert_uint_eq(armed_exp(2), tm_ns(1104));
+	tm_advance_to(1400);
+	ck_assert_uint_eq(early.fired, 1);
+	ck_assert_uint_eq(early.fired_at, 1104);
+	ck_assert_uint_eq(late.fired, 1);
+	ck_assert_uint_eq(late.fired_at, 1304);
+	/* CPU 2 woke once, for its own timer; CPU 0 once, for CPU 1's. */
+	ck_assert_uint_eq(tm_cpus[2].wakes, 1);
+	ck_assert_uint_eq(tm_cpus[0].wakes, 1);
+	ck_assert_uint_eq(armed_exp(2), TMIGR_NONE_NS);
+	tm_assert_invariants();
+	ck_assert_uint_eq(host_warn_hits, 0);
+}
+END_TEST
+
+static void cpu0_leaves_idle(void)
+{
+	tm_wake(0);
+}
+
+/*
+ * Race: CPU 2 goes idle last while CPU 0, armed for CPU 1's timer, leaves
+ * idle.  CPU 2's cmpxchg idled the root; before it queues and decides
+ * under the root's lock, CPU 0 is active again and out of the table.
+ * CPU 2 must not rely on CPU 0's old entry: CPU 0, active, serves the
+ * timer, and once it idles last it arms.
+ */
+START_TEST(armed_cpu_leaves_idle_while_the_last_cpu_decides)
+{
+	struct tm_rec r;
+
+	setup_policy(3, TMIGR_WAKE_ONE);
+	tm_rec_arm(&r, 1, 0, 1100);
+	tm_idle(1);
+	tm_idle(2);
+	tm_idle(0);
+	tm_wake(2);
+	arm_hook(TMIGR_RP_UPDATE_EVENTS, 2, cpu0_leaves_idle);
+	ck_assert_uint_eq(tm_idle(2), TMIGR_NONE_NS);
+	ck_assert(hook.fired);
+	ck_assert_uint_eq(armed_exp(0), TMIGR_NONE_NS);
+	ck_assert_uint_eq(armed_exp(2), TMIGR_NONE_NS);
+	tm_assert_invariants();
+	ck_assert_uint_eq(tm_idle(0), tm_ns(1104));
+	ck_assert_uint_eq(armed_exp(0), tm_ns(1104));
+	tm_advance_to(1200);
+	ck_assert_uint_eq(r.fired, 1);
+	ck_assert_uint_eq(r.fired_at, 1104);
+	tm_assert_invariants();
+	ck_assert_uint_eq(host_warn_hits, 0);
+}
+END_TEST
+
+/*
+ * The last active CPU goes offline while CPU 0 is armed for the first
+ * event: it relies on CPU 0 and kicks nobody; it never enters the table.
+ */
+START_TEST(offline_last_cpu_relies_on_the_armed_one)
+{
+	struct tm_rec r;
+
+	setup_policy(3, TMIGR_WAKE_ONE);
+	tm_rec_arm(&r, 1, 0, 1100);
+	tm_idle(1);
+	tm_idle(2);
+	tm_idle(0);
+	tm_wake(2);
+	host_set_cpu(2);
+	ck_assert_int_eq(tmigr_cpu_offline(), 0);
+	tm_cpus[2].up = false;
+	host_cpu_idle[2] = true;
+	ck_assert_uint_eq(host_wake_ipis[0] + host_wake_ipis[1], 0);
+	ck_assert_uint_eq(armed_exp(2), TMIGR_NONE_NS);
+	tm_advance_to(1200);
+	ck_assert_uint_eq(r.fired, 1);
+	ck_assert_uint_eq(r.fired_at, 1104);
+	ck_assert_uint_eq(host_warn_hits, 0);
+}
+END_TEST
+
+/*
+ * CPU 2 goes idle last and arms for its own timer; CPU 0 gets work and,
+ * ticking first at that jiffy, pulls the timer.  The pull must leave CPU
+ * 2's wakeup alone: woken a moment later CPU 2 walks, finds the root
+ * active and leaves the table.  Cleared, CPU 2 would not walk and its
+ * stale entry would make CPU 0, idling last, rely on it for CPU 1's timer.
+ */
+START_TEST(pulled_armed_cpu_keeps_its_duty)
+{
+	struct tm_rec late, own;
+
+	setup_policy(3, TMIGR_WAKE_ONE);
+	tm_rec_arm(&late, 1, 0, 1300);
+	tm_rec_arm(&own, 2, 0, 1100);
+	tm_idle(1);
+	tm_idle(0);
+	ck_assert_uint_eq(tm_idle(2), tm_ns(1104));
+	tm_wake(0);
+	tm_advance_to(1105);
+	ck_assert_uint_eq(own.fired, 1);
+	ck_assert_uint_eq(own.fired_cpu, 0);
+	ck_assert_uint_eq(tm_cpus[2].wakes, 1);
+	ck_assert_uint_eq(armed_exp(2), TMIGR_NONE_NS);
+	ck_assert_uint_eq(tm_idle(0), tm_ns(1304));
+	tm_advance_to(1400);
+	ck_assert_uint_eq(late.fired, 1);
+	ck_assert_uint_eq(late.fired_at, 1304);
+	tm_assert_invariants();
+	ck_assert_uint_eq(host_warn_hits, 0);
+}
+END_TEST
+
+static void delete_on(unsigned int cpu, struct tm_rec *r)
+{
+	unsigned int prev = host_cpu;
+
+	host_set_cpu(cpu);
+	ck_assert_int_eq(timer_delete(&r->t), 1);
+	host_set_cpu(prev);
+}
+
+/*
+ * Busy CPU 0 deletes idle CPU 1's first timer: under one, CPU 1's event
+ * in the hierarchy moves to its next timer, so CPU 0, idling last, arms
+ * for that one; under linux the event stays and CPU 0 wakes for a timer
+ * that is gone.
+ */
+START_TEST(remote_delete_moves_the_idle_cpus_event)
+{
+	static const enum tmigr_wake policies[] = {
+		TMIGR_WAKE_ONE, TMIGR_WAKE_LINUX,
+	};
+
+	for (unsigned int i = 0; i < 2; i++) {
+		bool one = policies[i] == TMIGR_WAKE_ONE;
+		struct tmigr_cpu_view v;
+		struct tm_rec first, next;
+
+		setup_policy(3, policies[i]);
+		tm_rec_arm(&first, 1, 0, 1100);
+		tm_rec_arm(&next, 1, 0, 1300);
+		tm_idle(1);
+		tm_idle(2);
+		delete_on(0, &first);
+		ck_assert(tmigr_cpu_get(1, &v));
+		ck_assert_uint_eq(v.cpuevt, one ? tm_ns(1304) - TM_TICK_NS + 1 :
+				  tm_ns(1104));
+		ck_assert_uint_le(tm_idle(0), tm_ns(1304));
+		ck_assert_uint_ge(tm_idle(0), one ? tm_ns(1303) : tm_ns(1104));
+		tm_advance_to(1400);
+		ck_assert_uint_eq(first.fired, 0);
+		ck_assert_uint_eq(next.fired, 1);
+		ck_assert_uint_eq(next.fired_at, 1304);
+		ck_assert_uint_eq(tm_cpus[0].wakes, one ? 1 : 2);
+		tm_assert_invariants();
+		ck_assert_uint_eq(host_warn_hits, 0);
+		teardown();
+	}
+}
+END_TEST
+
+static Suite *tmigr_wake_suite(void)
+{
+	Suite *s = suite_create("tmigr_wake");
+	TCase *tc = tcase_create("wake");
+
+	tcase_add_checked_fixture(tc, NULL, teardown);
+	tcase_add_test(tc, second_last_cpu_relies_on_the_armed_one);
+	tcase_add_test(tc, armed_cpu_leaving_idle_is_out_of_the_table);
+	tcase_add_test(tc, earlier_event_arms_a_second_cpu_which_then_relies);
+	tcase_add_test(tc, armed_cpu_leaves_idle_while_the_last_cpu_decides);
+	tcase_add_test(tc, offline_last_cpu_relies_on_the_armed_one);
+	tcase_add_test(tc, pulled_armed_cpu_keeps_its_duty);
+	tcase_add_test(tc, remote_delete_moves_the_idle_cpus_event);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+HOST_SUITE(tmigr_wake_suite)
