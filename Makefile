@@ -109,6 +109,16 @@ torture: kernel
 	$(TORTURE_BOOT) --smp 64 --mem 512M \
 		--numa 0-7:8-15:16-23:24-31:32-39:40-47:48-55:56-63
 
+# The boot matrix and the scenarios SOAK_N times with the host loaded (two
+# busy processes per core, started and stopped by tools/soak); a pass rate
+# per test and the total time (docs/hang.md).  SOAK_ARGS adds options, e.g.
+# SOAK_ARGS="--only hang-demo".  Long (the matrix takes minutes a round).
+SOAK_N ?= 10
+SOAK_ARGS ?=
+.PHONY: soak
+soak: kernel
+	$(PYTHON) tools/soak --rounds $(SOAK_N) $(SOAK_ARGS)
+
 # The three placement models side by side (docs/benchmarks.md).
 .PHONY: bench
 bench: kernel timer-bench

@@ -318,6 +318,25 @@ static int opt_ap_late_test(const char *val, size_t len,
 	return 0;
 }
 
+/* Seconds without progress before the watchdog dumps; 0 or off: none. */
+static int opt_watchdog(const char *val, size_t len, struct boot_options *o)
+{
+	unsigned int v;
+	int ret;
+
+	if (val_eq(val, len, "off")) {
+		o->watchdog_s = 0;
+		return 0;
+	}
+	ret = parse_uint(val, len, &v);
+	if (ret)
+		return ret;
+	if (v > WATCHDOG_S_MAX)
+		return -ERANGE;
+	o->watchdog_s = v;
+	return 0;
+}
+
 static const struct cmdline_option cmdline_options[] = {
 	{ "selftest", opt_selftest, "all|none|NAME[,NAME...]", NULL,
 	  "self-tests to run (default: all)" },
@@ -368,6 +387,9 @@ static const struct cmdline_option cmdline_options[] = {
 	{ "ap_late_test", opt_ap_late_test, "CPU", NULL,
 	  "test only: the boot CPU gives up on this AP at once, as on one "
 	  "that never reports in (default: none)" },
+	{ "watchdog", opt_watchdog, "off|0..3600", NULL,
+	  "seconds a CPU or stage may make no progress before the watchdog "
+	  "dumps every CPU; 0 or off: no watchdog (default: 20)" },
 };
 
 #define NR_CMDLINE_OPTIONS \
@@ -392,6 +414,7 @@ void cmdline_defaults(struct boot_options *out)
 	out->cpuhp_parallel = true;
 	out->cpu_init_udelay = CPU_INIT_UDELAY_AUTO;
 	out->ap_late_test = AP_LATE_TEST_NONE;
+	out->watchdog_s = WATCHDOG_S_DEFAULT;
 }
 
 static const struct cmdline_option *find_option(const char *key, size_t len)

@@ -21,6 +21,8 @@
 #define TORTURE_SEED_DEFAULT	1	/* torture_seed= */
 #define TORTURE_MS_DEFAULT	3000	/* torture_ms= */
 #define TORTURE_MS_MAX		3600000	/* as scenario= duration_ms= */
+#define WATCHDOG_S_DEFAULT	20	/* watchdog=, seconds */
+#define WATCHDOG_S_MAX		3600
 
 #include "timer/timer.h"	/* enum timer_model */
 #include "timer/timer_migration.h"	/* enum tmigr_wake */
@@ -54,6 +56,7 @@ struct boot_options {
 	unsigned int cpu_init_udelay;	/* us after INIT, default AUTO */
 	unsigned int fault_test;	/* FAULT_TEST_*, default NONE */
 	unsigned int ap_late_test;	/* MADT CPU given up on, or NONE */
+	unsigned int watchdog_s;	/* stall after N s, 0 = off; 20 */
 };
 
 typedef void (*cmdline_line_fn)(const char *line, void *arg);

@@ -1,5 +1,6 @@
 #include "kernel/ktest.h"
 #include "kernel/printk.h"
+#include "kernel/watchdog.h"
 #include "lib/string.h"
 
 #include <stdarg.h>
@@ -100,6 +101,7 @@ static bool run_suite(const struct ktest_suite *s, unsigned idx)
 	for (unsigned i = 0; i < s->ncases; i++) {
 		struct ktest t = { .name = s->cases[i].name };
 
+		watchdog_stage(s->name, t.name, 0);	/* no bound: shown only */
 		s->cases[i].run(&t);
 		if (t.failed) {
 			failed++;

@@ -27,6 +27,7 @@
 #include "kernel/timers.h"
 #include "kernel/topology.h"
 #include "kernel/trace.h"
+#include "kernel/watchdog.h"
 #include "lib/atomic.h"
 #include "lib/parse.h"
 #include "lib/string.h"
@@ -282,6 +283,8 @@ void kmain(uint32_t magic, uint32_t info_phys)
 	boot_time_print();
 	/* The boot CPU is busy (it runs the tests): its tick runs. */
 	local_irq_enable();
+	/* Not earlier: AP bring-up keeps this CPU's interrupts off. */
+	watchdog_init(boot_opts.watchdog_s);
 
 	if (scenario_check(&scenario))
 		debug_exit(EXIT_FAIL);
@@ -291,6 +294,7 @@ void kmain(uint32_t magic, uint32_t info_phys)
 	failed = ktest_run(boot_opts.selftest);
 	if (scenario.kind != SCENARIO_NONE)
 		failed += scenario_run(&scenario);
+	watchdog_stage("report", 0, 0);
 	trace_dump();
 	print_cpu_stats();
 	debug_exit(failed ? EXIT_FAIL : EXIT_PASS);

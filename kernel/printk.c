@@ -38,6 +38,18 @@ void printk_force_unlock(void)
 	console_lock.owner = console_lock.next;
 }
 
+bool printk_quiesce(unsigned long spins)
+{
+	while (spin_is_locked(&console_lock)) {
+		if (!spins--) {
+			printk_force_unlock();
+			return false;
+		}
+		__asm__ volatile("pause");
+	}
+	return true;
+}
+
 int printk(const char *fmt, ...)
 {
 	va_list ap;

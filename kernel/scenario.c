@@ -26,11 +26,19 @@
 #include "kernel/printk.h"
 #include "kernel/smp_call.h"
 #include "kernel/tick.h"
+#include "kernel/watchdog.h"
 #include "lib/atomic.h"
 #include "lib/time.h"
 #include "timer/timer.h"
 
 #define LATE_BUCKETS	64	/* lateness histogram, jiffies; last = more */
+/*
+ * The watchdog's expectation of each stage (kernel/watchdog.h): what its
+ * bounded waits add up to, plus slack; it dumps N s past that.
+ */
+#define STAGE_SLACK_MS	2000
+#define CALL_BOUND_MS	1000	/* smp_call_on(), a hotplug operation */
+#define BUSY_WAIT_MS	10000	/* the busy CPUs' work, after the run */
 
 struct periodic {
 	struct timer_list timer;	/* first: the callback casts back */
@@ -417,6 +425,8 @@ static void arm_timers(uint64_t period_j)
 {
 	uint64_t j0 = tick_update_jiffies();
 
+	watchdog_stage("scenario", "arm_timers", STAGE_SLACK_MS +
+		       (uint64_t)nr_cpus * CALL_BOUND_MS);
 	for (unsigned c = 0; c < nr_cpus; c++) {
 		struct periodic *p = &sc.timers[c];
 
@@ -452,6 +462,9 @@ static unsigned run_window(const struct scenario_opts *o)
 	for (unsigned c = 0; c < nr_cpus; c++)
 		if (cpu_online[c])
 			snapshot(c, &sc.before[c]);
+	/* Each hotplug operation waits up to a second for its CPU. */
+	watchdog_stage("scenario", "run", STAGE_SLACK_MS + o->duration_ms +
+		       2 * o->nhotplug * CALL_BOUND_MS + BUSY_WAIT_MS);
 	t0 = clock_ns();
 	WRITE_ONCE(sc.end_ns, t0 + o->duration_ms * NSEC_PER_MSEC);
 	WRITE_ONCE(sc.win_j, tick_update_jiffies() + 1);
@@ -465,7 +478,7 @@ static unsigned run_window(const struct scenario_opts *o)
 		sleep_until_end();
 	for (unsigned c = 0; c < nr_cpus; c++)
 		if (cpu_online[c] && sc.busy[c] && c != self)
-			smp_run_wait(c, 10 * NSEC_PER_SEC);
+			smp_run_wait(c, BUSY_WAIT_MS * NSEC_PER_MSEC);
 	WRITE_ONCE(sc.stop, true);
 	return hotplug_failed;
 }
@@ -556,6 +569,7 @@ unsigned scenario_run(const struct scenario_opts *o)
 	       o->nhotplug);
 	arm_timers(period_j);
 	hotplug_failed = run_window(o);
+	watchdog_stage("scenario", "report", STAGE_SLACK_MS);
 	report(o, &idle_wakes, &idle_twakes, &nidle, &iso_remote);
 	for (unsigned c = 0; c < nr_cpus; c++)
 		if (cpu_online[c])

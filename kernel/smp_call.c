@@ -4,6 +4,7 @@
 #include "arch/x86_64/arch.h"
 #include "kernel/percpu.h"
 #include "kernel/spinlock.h"
+#include "kernel/watchdog.h"
 #include "lib/atomic.h"
 #include "lib/time.h"
 
@@ -18,17 +19,23 @@ static bool send(unsigned cpu, struct percpu_call *c, void (*fn)(void *),
 	return arch_send_ipi(cpu, CALL_FUNCTION_VECTOR);
 }
 
-bool spin_wait_until(bool (*done)(void *arg), void *arg,
-		     unsigned long long timeout_ns)
+bool spin_wait_until_named(const char *what, bool (*done)(void *arg),
+			   void *arg, unsigned long long timeout_ns)
 {
 	uint64_t t0 = clock_ns();
+	struct watchdog_wait saved;
+	bool ok = true;
 
+	watchdog_wait_begin(&saved, what, arg);
 	while (!done(arg)) {
-		if (clock_ns() - t0 > timeout_ns)
-			return false;
+		if (clock_ns() - t0 > timeout_ns) {
+			ok = false;
+			break;
+		}
 		cpu_relax();
 	}
-	return true;
+	watchdog_wait_end(&saved);
+	return ok;
 }
 
 static bool call_done(void *arg)

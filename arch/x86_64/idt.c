@@ -12,6 +12,7 @@
 #include "kernel/mm.h"
 #include "kernel/panic.h"
 #include "kernel/printk.h"
+#include "kernel/watchdog.h"
 
 struct idt_gate {
 	uint16_t off_lo;
@@ -150,6 +151,9 @@ void exception_dispatch(struct trap_frame *f)
 		irq_dispatch(f);
 		return;
 	}
+	/* The watchdog asked this CPU where it is (kernel/watchdog.h). */
+	if (f->vector == X86_VEC_NMI && watchdog_nmi(f))
+		return;
 	if ((int)f->vector == expect_vec) {
 		expect_vec = -1;
 		expect_hits++;

@@ -7,6 +7,7 @@
 #include "arch/x86_64/lapic.h"
 #include "arch/x86_64/trap.h"
 #include "kernel/irq.h"
+#include "kernel/watchdog.h"
 
 extern const uint64_t irq_stubs[4];
 static const uint8_t irq_vectors[4] = {
@@ -47,4 +48,7 @@ void irq_dispatch(struct trap_frame *f)
 	lapic_eoi();
 	if (serve)
 		irq_handle(src, vector);
+	/* After the tick: the watchdog's check (kernel/watchdog.h). */
+	if (serve && src == IRQ_SRC_TIMER)
+		watchdog_tick(f);
 }

@@ -69,7 +69,8 @@ bool lapic_start_ap(uint32_t apic_id, uint64_t trampoline_phys,
 bool lapic_send_init(uint32_t apic_id);
 /*
  * An NMI to one CPU (delivery mode NMI, SDM 11.6.1): it arrives even with
- * interrupts off.  False if @apic_id cannot be named or the ICR hung.
+ * interrupts off (the panic's stop, the watchdog's register request).
+ * False if @apic_id cannot be named or the ICR hung.
  */
 bool lapic_send_nmi(uint32_t apic_id);
 

@@ -148,6 +148,20 @@ MATRIX = [
     # --timeout with 124 (-S freezes the CPUs); bad topology arguments are
     # refused before QEMU starts with 64.
     ("boot-timeout", ["--timeout", "2", "--", "-S"], 124, []),
+    # selftest=hang_demo (docs/hang.md): CPU 1 spins with interrupts off, the
+    # others wait for it.  The in-guest watchdog dumps on the waiters' ticks;
+    # at --timeout tools/boot names each vCPU's function (STDERR_CHECKS).
+    ("hang-demo", ["--smp", "4", "--timeout", "20", "--cmdline",
+                   "selftest=hang_demo watchdog=3"], 124,
+     [r"^# hang_demo spin_cpu=1 waiters=3$", r"^# watchdog begin reason=stall ",
+      r"^# watchdog stall kind=stage stage=hang_demo/wait_for_spinner expected_ms=1 ",
+      r"^# watchdog stall cpu=1 kind=no_timer_irq ",
+      r"^# watchdog stall cpu=1 kind=overdue base=local ",
+      r"^# watchdog stall cpu=2 kind=wait wait=hang_demo_spinner ",
+      r"^# watchdog cpu=1 node=0 state=busy regs=nmi rip=0x[0-9a-f]+ .* if=0$",
+      r"^# watchdog cpu=3 wait=hang_demo_spinner arg=0x[0-9a-f]+ arg_cpu=1 ",
+      r"^# watchdog cpu=0 tmigr online=1 ", r"^# watchdog group id=0 level=0 ",
+      r"^# watchdog end$"]),
     ("boot-cpu-in-two-nodes", ["--smp", "4", "--numa", "0-2:2-3"], 64, []),
     ("boot-cpu-outside-smp", ["--smp", "4", "--numa", "0-1:2-4"], 64, []),
     ("unknown-suite", ["--cmdline", "selftest=boot,nosuch"], 1,
@@ -258,9 +272,42 @@ POSTCHECKS = {
     "trace-wrap-smp2": check_trace.check_wrap,
 }
 
+
+def hang_lines(err_lines):
+    """tools/boot's `boot: hang` lines: {cpu: line}, and how many there were."""
+    got = [l for l in err_lines if l.startswith("boot: hang cpu=")]
+    return {int(re.match(r"boot: hang cpu=(\d+) ", l).group(1)): l for l in got}, len(got)
+
+
+def check_hang_demo(err_lines):
+    """One line per vCPU; CPU 1 in the spinner with interrupts off, the rest waiting."""
+    by_cpu, n = hang_lines(err_lines)
+    problems = [] if n == 4 and sorted(by_cpu) == [0, 1, 2, 3] else \
+        ["expected one boot: hang line for each of CPUs 0-3, got %d for %s" % (n, sorted(by_cpu))]
+    for cpu, line in sorted(by_cpu.items()):
+        want = r" in hang_demo_spin \(tests/guest/hang_demo_tests\.c:\d+\) if=0" if cpu == 1 \
+            else r" in hang_demo_wait \(tests/guest/hang_demo_tests\.c:\d+\) if=1"
+        if not re.search(want, line):
+            problems.append("CPU %d: /%s/ not in %r" % (cpu, want, line))
+    return problems
+
+
+def check_frozen(err_lines):
+    """-S: 8 vCPUs that never ran, each said to be outside the kernel."""
+    by_cpu, n = hang_lines(err_lines)
+    outside = [l for l in by_cpu.values() if "(no per-CPU area: not in the kernel)" in l]
+    if n != 8 or sorted(by_cpu) != list(range(8)) or len(outside) != 8:
+        return ["expected 8 boot: hang lines of vCPUs outside the kernel, got %d (%d outside)"
+                % (n, len(outside))]
+    return []
+
+
+# Checks of a boot's stderr (its lines -> list of problems): the hang dump.
+STDERR_CHECKS = {"hang-demo": check_hang_demo, "boot-timeout": check_frozen}
+
 # Python unit tests run like the KTAP parser's: module -> name prefix.
 UNITTEST_MODULES = [("test_ktap", "ktap-unittest"), ("test_trace_tools", "trace-unittest"),
-                    ("test_docs", "docs-unittest"),
+                    ("test_hangdump", "hangdump-unittest"), ("test_docs", "docs-unittest"),
                     ("test_weigher", "weigher-unittest")]
 
 CHECK_RE = re.compile(r"^(.*?):(-?\d+):([PFE]):([^:]*):([^:]+):(\d+):\s?(.*)$")
@@ -387,6 +434,11 @@ def boot_weighed(weigher, entry, *rest):
         weigher.release(w)
 
 
+# tools/boot processes in flight: an interrupted runner (tools/soak) sends them
+# SIGINT, on which each kills its QEMU.
+RUNNING = set()
+
+
 def boot_one(entry, accel, timeout, kernel=None):
     name, args, expect, required = entry
     cmd = [sys.executable, BOOT, "--accel", accel, "--timeout", str(timeout)] + args
@@ -396,12 +448,18 @@ def boot_one(entry, accel, timeout, kernel=None):
     if kernel:
         cmd += ["--kernel", kernel]
     t0 = time.monotonic()
+    p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                         stdin=subprocess.DEVNULL)
+    RUNNING.add(p)
     try:
-        p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                           stdin=subprocess.DEVNULL, timeout=timeout + 120)
-        out, err, rc = p.stdout, p.stderr, p.returncode
-    except subprocess.TimeoutExpired as e:
-        out, err, rc = e.stdout or b"", (e.stderr or b"") + b"run_tests: tools/boot hung\n", 124
+        out, err = p.communicate(timeout=timeout + 120)
+        rc = p.returncode
+    except subprocess.TimeoutExpired:
+        p.kill()
+        out, err = p.communicate()
+        err, rc = err + b"run_tests: tools/boot hung\n", 124
+    finally:
+        RUNNING.discard(p)
     out = out.decode("utf-8", "replace")
     err = err.decode("utf-8", "replace")
     return name, args, expect, required, rc, out, err, time.monotonic() - t0
@@ -426,6 +484,8 @@ def judge_boot(res, tally):
             problems.append("no line matches /%s/" % rx)
     if name in POSTCHECKS and rc == expect:
         problems += POSTCHECKS[name](lines)
+    if name in STDERR_CHECKS and rc == expect:
+        problems += STDERR_CHECKS[name](err.splitlines())
     ncases = 0
     case_failed = []
     if expect == 0:

@@ -37,6 +37,7 @@ static void assert_defaults(const struct boot_options *o)
 	ck_assert_uint_eq(o->expect_nodes, 0);
 	ck_assert_uint_eq(o->torture_seed, 1);
 	ck_assert_uint_eq(o->torture_ms, 3000);
+	ck_assert_uint_eq(o->watchdog_s, 20);
 }
 
 /* Expect failure with exactly @msg in err. */
@@ -215,6 +216,10 @@ START_TEST(test_bad_values)
 	    "(expected 1..3600000)");
 	BAD("torture_ms=3600001", "cmdline: bad value '3600001' for "
 	    "torture_ms (expected 1..3600000)");
+	BAD("watchdog=3601", "cmdline: bad value '3601' for watchdog "
+	    "(expected off|0..3600)");
+	BAD("watchdog=on", "cmdline: bad value 'on' for watchdog "
+	    "(expected off|0..3600)");
 	BAD("torture_seed=0x", "cmdline: bad value '0x' for torture_seed "
 	    "(expected N)");
 	BAD("hz", "cmdline: option hz needs a value "
@@ -233,6 +238,17 @@ START_TEST(test_torture_options)
 	ck_assert_int_eq(parse("torture_seed=0 torture_ms=1"), 0);
 	ck_assert_uint_eq(opts.torture_seed, 0);
 	ck_assert_uint_eq(opts.torture_ms, 1);
+}
+END_TEST
+
+START_TEST(test_watchdog_option)
+{
+	ck_assert_int_eq(parse("watchdog=3600"), 0);
+	ck_assert_uint_eq(opts.watchdog_s, 3600);
+	ck_assert_int_eq(parse("watchdog=5 watchdog=off"), 0);
+	ck_assert_uint_eq(opts.watchdog_s, 0);
+	ck_assert_int_eq(parse("watchdog=0"), 0);
+	ck_assert_uint_eq(opts.watchdog_s, 0);
 }
 END_TEST
 
@@ -312,12 +328,12 @@ START_TEST(test_help)
 	struct help_acc h = { 0, "" };
 
 	cmdline_help(help_line, &h);
-	ck_assert_int_eq(h.lines, 19);
+	ck_assert_int_eq(h.lines, 20);
 	ck_assert_str_eq(h.seen, "selftest timer_model tmigr_wake hz nohz "
 			 "timer_migration clockevent "
 			 "scenario trace trace_buf isolcpus expect_cpus "
 			 "expect_nodes torture_seed torture_ms cpuhp.parallel "
-			 "cpu_init_udelay fault_test ap_late_test ");
+			 "cpu_init_udelay fault_test ap_late_test watchdog ");
 }
 END_TEST
 
@@ -370,6 +386,7 @@ static Suite *cmdline_suite(void)
 	tcase_add_test(tc, test_timer_model_name);
 	tcase_add_test(tc, test_help);
 	tcase_add_test(tc, test_bringup_options);
+	tcase_add_test(tc, test_watchdog_option);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -27,6 +27,7 @@ TIMER_TEST_SRCS := tests/host/timer/test_timer.c \
 	tests/host/timer/test_tmigr_wake.c \
 	tests/host/timer/test_tracepoints.c \
 	tests/host/timer/test_timer_hotplug.c \
+	tests/host/timer/test_timer_peek.c \
 	tests/host/timer/test_timer_liveness.c \
 	tests/host/main.c
 
