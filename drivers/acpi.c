@@ -14,67 +14,67 @@
 #include "lib/string.h"
 
 /* 5.2.5.3 Root System Description Pointer (RSDP) Structure */
-#define RSDP_SIG		"RSD PTR "
-#define RSDP_SIG_LEN		8
-#define RSDP_OFF_CHECKSUM	8
-#define RSDP_OFF_REVISION	15
-#define RSDP_OFF_RSDT		16
-#define RSDP_OFF_LENGTH		20
-#define RSDP_OFF_XSDT		24
-#define RSDP_V1_LEN		20	/* checksum covers bytes 0..19 */
-#define RSDP_V2_LEN		36
-#define RSDP_ALIGN		16	/* 5.2.5.1: on a 16-byte boundary */
+#define RSDP_SIG	  "RSD PTR "
+#define RSDP_SIG_LEN	  8
+#define RSDP_OFF_CHECKSUM 8
+#define RSDP_OFF_REVISION 15
+#define RSDP_OFF_RSDT	  16
+#define RSDP_OFF_LENGTH	  20
+#define RSDP_OFF_XSDT	  24
+#define RSDP_V1_LEN	  20 /* checksum covers bytes 0..19 */
+#define RSDP_V2_LEN	  36
+#define RSDP_ALIGN	  16 /* 5.2.5.1: on a 16-byte boundary */
 
 /* 5.2.5.1 Finding the RSDP on IA-PC Systems */
-#define BDA_EBDA_SEG		0x40e	/* 16-bit real-mode segment of EBDA */
-#define EBDA_SCAN_LEN		1024
-#define BIOS_ROM_START		0xe0000
-#define BIOS_ROM_END		0x100000
+#define BDA_EBDA_SEG   0x40e /* 16-bit real-mode segment of EBDA */
+#define EBDA_SCAN_LEN  1024
+#define BIOS_ROM_START 0xe0000
+#define BIOS_ROM_END   0x100000
 
 /* 5.2.6 System Description Table Header */
-#define SDT_HDR_LEN		36
-#define SDT_OFF_LENGTH		4
-#define SDT_OFF_CHECKSUM	9
+#define SDT_HDR_LEN	 36
+#define SDT_OFF_LENGTH	 4
+#define SDT_OFF_CHECKSUM 9
 
 /* 5.2.7 RSDT (32-bit entries), 5.2.8 XSDT (64-bit entries) */
-#define RSDT_ENTRY_LEN		4
-#define XSDT_ENTRY_LEN		8
+#define RSDT_ENTRY_LEN 4
+#define XSDT_ENTRY_LEN 8
 
 /* 5.2.12 Multiple APIC Description Table (MADT) */
-#define MADT_OFF_LAPIC_ADDR	36
-#define MADT_OFF_FLAGS		40
-#define MADT_ENTRIES		44
-#define MADT_LAPIC		0	/* 5.2.12.2 Processor Local APIC */
-#define MADT_LAPIC_LEN		8
-#define MADT_IOAPIC		1	/* 5.2.12.3 I/O APIC */
-#define MADT_IOAPIC_LEN		12
-#define MADT_ISO		2	/* 5.2.12.5 Interrupt Source Override */
-#define MADT_ISO_LEN		10
-#define MADT_LAPIC_OVR		5	/* 5.2.12.8 Local APIC Address Override */
-#define MADT_LAPIC_OVR_LEN	12
-#define MADT_X2APIC		9	/* 5.2.12.12 Processor Local x2APIC */
-#define MADT_X2APIC_LEN		16
-#define MADT_LAPIC_ENABLED	(1u << 0)	/* Table 5.23 Local APIC Flags */
-#define MADT_LAPIC_ONLINE_CAP	(1u << 1)
+#define MADT_OFF_LAPIC_ADDR   36
+#define MADT_OFF_FLAGS	      40
+#define MADT_ENTRIES	      44
+#define MADT_LAPIC	      0 /* 5.2.12.2 Processor Local APIC */
+#define MADT_LAPIC_LEN	      8
+#define MADT_IOAPIC	      1 /* 5.2.12.3 I/O APIC */
+#define MADT_IOAPIC_LEN	      12
+#define MADT_ISO	      2 /* 5.2.12.5 Interrupt Source Override */
+#define MADT_ISO_LEN	      10
+#define MADT_LAPIC_OVR	      5 /* 5.2.12.8 Local APIC Address Override */
+#define MADT_LAPIC_OVR_LEN    12
+#define MADT_X2APIC	      9 /* 5.2.12.12 Processor Local x2APIC */
+#define MADT_X2APIC_LEN	      16
+#define MADT_LAPIC_ENABLED    (1u << 0) /* Table 5.23 Local APIC Flags */
+#define MADT_LAPIC_ONLINE_CAP (1u << 1)
 
 /* 5.2.16 System Resource Affinity Table (SRAT) */
-#define SRAT_ENTRIES		48	/* header + reserved(4) + reserved(8) */
-#define SRAT_LAPIC		0	/* 5.2.16.1 Processor LAPIC Affinity */
-#define SRAT_LAPIC_LEN		16
-#define SRAT_MEM		1	/* 5.2.16.2 Memory Affinity */
-#define SRAT_MEM_LEN		40
-#define SRAT_X2APIC		2	/* 5.2.16.3 Processor x2APIC Affinity */
-#define SRAT_X2APIC_LEN		24
-#define SRAT_ENABLED		(1u << 0)
-#define SRAT_MEM_HOTPLUG	(1u << 1)
-#define SRAT_MEM_NONVOLATILE	(1u << 2)
+#define SRAT_ENTRIES	     48 /* header + reserved(4) + reserved(8) */
+#define SRAT_LAPIC	     0	/* 5.2.16.1 Processor LAPIC Affinity */
+#define SRAT_LAPIC_LEN	     16
+#define SRAT_MEM	     1 /* 5.2.16.2 Memory Affinity */
+#define SRAT_MEM_LEN	     40
+#define SRAT_X2APIC	     2 /* 5.2.16.3 Processor x2APIC Affinity */
+#define SRAT_X2APIC_LEN	     24
+#define SRAT_ENABLED	     (1u << 0)
+#define SRAT_MEM_HOTPLUG     (1u << 1)
+#define SRAT_MEM_NONVOLATILE (1u << 2)
 
 /* 5.2.17 System Locality Information Table (SLIT) */
-#define SLIT_OFF_COUNT		36
-#define SLIT_MATRIX		44
+#define SLIT_OFF_COUNT 36
+#define SLIT_MATRIX    44
 
 /* Subtable header common to MADT and SRAT entries: type, length. */
-#define SUB_HDR_LEN		2
+#define SUB_HDR_LEN 2
 
 static uint16_t get16(const uint8_t *p)
 {
@@ -83,8 +83,8 @@ static uint16_t get16(const uint8_t *p)
 
 static uint32_t get32(const uint8_t *p)
 {
-	return (uint32_t)p[0] | (uint32_t)p[1] << 8 |
-	       (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
+	       (uint32_t)p[3] << 24;
 }
 
 static uint64_t get64(const uint8_t *p)
@@ -178,7 +178,8 @@ static void sig_str(char out[5], const uint8_t *sig)
 	int i;
 
 	for (i = 0; i < 4; i++)
-		out[i] = (char)((sig[i] >= 0x20 && sig[i] < 0x7f) ? sig[i] : '?');
+		out[i] = (char)((sig[i] >= 0x20 && sig[i] < 0x7f) ? sig[i] :
+								    '?');
 	out[4] = '\0';
 }
 
@@ -196,8 +197,9 @@ static int load_table(acpi_map_fn map, uint64_t phys, const char *want,
 	uint8_t sum;
 
 	if (!p) {
-		errfmt(err, errlen, "acpi: %s at 0x%llx is outside mapped memory",
-		       name, (unsigned long long)phys);
+		errfmt(err, errlen,
+		       "acpi: %s at 0x%llx is outside mapped memory", name,
+		       (unsigned long long)phys);
 		return -EINVAL;
 	}
 	if (want && memcmp(p, want, 4) != 0) {
@@ -215,8 +217,8 @@ static int load_table(acpi_map_fn map, uint64_t phys, const char *want,
 		return -EINVAL;
 	}
 	if (len > ACPI_MAX_TABLE_LEN) {
-		errfmt(err, errlen, "acpi: %s length %u exceeds limit %u",
-		       name, len, ACPI_MAX_TABLE_LEN);
+		errfmt(err, errlen, "acpi: %s length %u exceeds limit %u", name,
+		       len, ACPI_MAX_TABLE_LEN);
 		return -EINVAL;
 	}
 	p = map(phys, len);
@@ -275,8 +277,8 @@ static int check_entry(const struct table *t, const char *name, uint32_t off,
 	return 0;
 }
 
-static void add_cpu(struct acpi_topology *out, uint32_t apic_id,
-		    uint32_t uid, bool x2apic)
+static void add_cpu(struct acpi_topology *out, uint32_t apic_id, uint32_t uid,
+		    bool x2apic)
 {
 	struct acpi_cpu *c;
 
@@ -314,7 +316,7 @@ static int parse_madt(const struct table *t, struct acpi_topology *out,
 	out->lapic_phys = get32(t->p + MADT_OFF_LAPIC_ADDR);
 	out->madt_flags = get32(t->p + MADT_OFF_FLAGS);
 
-	for (off = MADT_ENTRIES; off < t->len; ) {
+	for (off = MADT_ENTRIES; off < t->len;) {
 		const uint8_t *e = t->p + off;
 		uint8_t type, elen;
 		int ret;
@@ -355,7 +357,7 @@ static int parse_madt(const struct table *t, struct acpi_topology *out,
 		case MADT_LAPIC_OVR:
 			out->lapic_phys = get64(e + 4);
 			break;
-		default:	/* unknown or unused: skip by length */
+		default: /* unknown or unused: skip by length */
 			break;
 		}
 		off += elen;
@@ -393,7 +395,7 @@ static int parse_srat(const struct table *t, struct acpi_topology *out,
 		       t->len, SRAT_ENTRIES);
 		return -EINVAL;
 	}
-	for (off = SRAT_ENTRIES; off < t->len; ) {
+	for (off = SRAT_ENTRIES; off < t->len;) {
 		const uint8_t *e = t->p + off;
 		uint8_t type, elen;
 		uint32_t flags;
@@ -406,10 +408,10 @@ static int parse_srat(const struct table *t, struct acpi_topology *out,
 		switch (type) {
 		case SRAT_LAPIC:
 			if (get32(e + 4) & SRAT_ENABLED)
-				srat_cpu(out, e[3], e[2] |
-					 (uint32_t)e[9] << 8 |
-					 (uint32_t)e[10] << 16 |
-					 (uint32_t)e[11] << 24);
+				srat_cpu(out, e[3],
+					 e[2] | (uint32_t)e[9] << 8 |
+						 (uint32_t)e[10] << 16 |
+						 (uint32_t)e[11] << 24);
 			break;
 		case SRAT_X2APIC:
 			if (get32(e + 12) & SRAT_ENABLED)
@@ -426,8 +428,8 @@ static int parse_srat(const struct table *t, struct acpi_topology *out,
 			out->mem[out->nmem].len = get64(e + 16);
 			out->mem[out->nmem].enabled = flags & SRAT_ENABLED;
 			out->mem[out->nmem].hotplug = flags & SRAT_MEM_HOTPLUG;
-			out->mem[out->nmem].nonvolatile =
-				flags & SRAT_MEM_NONVOLATILE;
+			out->mem[out->nmem].nonvolatile = flags &
+							  SRAT_MEM_NONVOLATILE;
 			out->nmem++;
 			break;
 		default:
@@ -445,7 +447,7 @@ static int parse_srat(const struct table *t, struct acpi_topology *out,
  */
 static void assign_nodes(struct acpi_topology *out)
 {
-	uint64_t last = 0;	/* domains handled so far are < last */
+	uint64_t last = 0; /* domains handled so far are < last */
 	unsigned int node = 0, i;
 
 	for (;;) {
@@ -551,8 +553,8 @@ static int check_rsdp(const uint8_t *r, size_t rsdp_len, char *err,
 	len = get32(r + RSDP_OFF_LENGTH);
 	if (len < RSDP_V2_LEN || len > rsdp_len) {
 		errfmt(err, errlen,
-		       "acpi: RSDP length %u invalid (%lu bytes given)",
-		       len, (unsigned long)rsdp_len);
+		       "acpi: RSDP length %u invalid (%lu bytes given)", len,
+		       (unsigned long)rsdp_len);
 		return -EINVAL;
 	}
 	if (sum8(r, len)) {
@@ -572,8 +574,8 @@ struct root_table {
 };
 
 /* Load the XSDT if the checked RSDP @r names one, else the RSDT. */
-static int load_root(acpi_map_fn map, const uint8_t *r,
-		     struct root_table *root, char *err, size_t errlen)
+static int load_root(acpi_map_fn map, const uint8_t *r, struct root_table *root,
+		     char *err, size_t errlen)
 {
 	uint64_t phys;
 	int ret;
@@ -617,8 +619,8 @@ static int find_tables(acpi_map_fn map, const struct root_table *root,
 	int ret;
 
 	for (i = 0; i < n; i++) {
-		const uint8_t *ep = root->t.p + SDT_HDR_LEN +
-				    (size_t)i * root->esize;
+		const uint8_t *ep =
+			root->t.p + SDT_HDR_LEN + (size_t)i * root->esize;
 		uint64_t phys = root->esize == 8 ? get64(ep) : get32(ep);
 		const uint8_t *h;
 		struct table *dst;
@@ -646,7 +648,7 @@ static int find_tables(acpi_map_fn map, const struct root_table *root,
 			continue;
 		}
 		if (dst->p)
-			continue;	/* duplicate: keep the first */
+			continue; /* duplicate: keep the first */
 		ret = load_table(map, phys, NULL, name, dst, err, errlen);
 		if (ret)
 			return ret;
@@ -655,8 +657,8 @@ static int find_tables(acpi_map_fn map, const struct root_table *root,
 }
 
 /* Fill @out from the tables found; on failure @out is reset. */
-static int parse_tables(const struct topo_tables *tt,
-			struct acpi_topology *out, char *err, size_t errlen)
+static int parse_tables(const struct topo_tables *tt, struct acpi_topology *out,
+			char *err, size_t errlen)
 {
 	int ret = parse_madt(&tt->madt, out, err, errlen);
 

@@ -28,12 +28,12 @@
 typedef const void *(*acpi_map_fn)(uint64_t phys, uint64_t len);
 
 /* Largest table length accepted; anything larger is treated as corrupt. */
-#define ACPI_MAX_TABLE_LEN	(1u << 20)
+#define ACPI_MAX_TABLE_LEN (1u << 20)
 
-#define ACPI_MAX_IOAPICS	8
-#define ACPI_MAX_OVERRIDES	16
-#define ACPI_MAX_MEM_RANGES	32
-#define ACPI_SLIT_MAX		64	/* SLIT matrix kept up to 64x64 */
+#define ACPI_MAX_IOAPICS    8
+#define ACPI_MAX_OVERRIDES  16
+#define ACPI_MAX_MEM_RANGES 32
+#define ACPI_SLIT_MAX	    64 /* SLIT matrix kept up to 64x64 */
 
 /**
  * struct acpi_cpu - one enabled processor from the MADT.
@@ -60,15 +60,15 @@ struct acpi_ioapic {
 };
 
 struct acpi_override {
-	uint8_t bus_irq;	/* ISA IRQ (source) */
+	uint8_t bus_irq; /* ISA IRQ (source) */
 	uint32_t gsi;
-	uint16_t flags;		/* MPS INTI flags: polarity, trigger mode */
+	uint16_t flags; /* MPS INTI flags: polarity, trigger mode */
 };
 
 struct acpi_mem_range {
 	uint64_t base;
 	uint64_t len;
-	uint32_t domain;	/* raw SRAT proximity domain */
+	uint32_t domain; /* raw SRAT proximity domain */
 	bool enabled;
 	bool hotplug;
 	bool nonvolatile;
@@ -99,12 +99,12 @@ struct acpi_topology {
 	struct acpi_cpu *cpus;
 	unsigned int cpus_cap;
 
-	unsigned int ncpus;		/* stored, <= cpus_cap */
-	unsigned int ncpus_present;	/* enabled CPUs in the MADT */
+	unsigned int ncpus;	    /* stored, <= cpus_cap */
+	unsigned int ncpus_present; /* enabled CPUs in the MADT */
 	bool cpus_truncated;
 
-	uint64_t lapic_phys;	/* MADT address, or type-5 override */
-	uint32_t madt_flags;	/* bit 0: PC-AT compatible (8259s present) */
+	uint64_t lapic_phys; /* MADT address, or type-5 override */
+	uint32_t madt_flags; /* bit 0: PC-AT compatible (8259s present) */
 
 	unsigned int nioapics;
 	struct acpi_ioapic ioapics[ACPI_MAX_IOAPICS];

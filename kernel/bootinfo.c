@@ -41,33 +41,33 @@
 #include "lib/string.h"
 
 /* multiboot1 info: flag bits and field offsets */
-#define MB1_FLAG_MEM		(1u << 0)
-#define MB1_FLAG_CMDLINE	(1u << 2)
-#define MB1_FLAG_MMAP		(1u << 6)
-#define MB1_OFF_MEM_LOWER	4
-#define MB1_OFF_MEM_UPPER	8
-#define MB1_OFF_CMDLINE		16
-#define MB1_HIGH_MEM		0x100000u	/* mem_upper counts from 1 MiB */
-#define MB1_OFF_MMAP_LENGTH	44
-#define MB1_OFF_MMAP_ADDR	48
-#define MB1_MMAP_ENTRY_MIN	20	/* base(8) + len(8) + type(4) */
+#define MB1_FLAG_MEM	    (1u << 0)
+#define MB1_FLAG_CMDLINE    (1u << 2)
+#define MB1_FLAG_MMAP	    (1u << 6)
+#define MB1_OFF_MEM_LOWER   4
+#define MB1_OFF_MEM_UPPER   8
+#define MB1_OFF_CMDLINE	    16
+#define MB1_HIGH_MEM	    0x100000u /* mem_upper counts from 1 MiB */
+#define MB1_OFF_MMAP_LENGTH 44
+#define MB1_OFF_MMAP_ADDR   48
+#define MB1_MMAP_ENTRY_MIN  20 /* base(8) + len(8) + type(4) */
 
 /* multiboot2 info: header, tag types and sizes */
-#define MB2_HDR_SIZE		8	/* total_size, reserved */
-#define MB2_TAG_HDR_SIZE	8	/* type, size */
-#define MB2_TAG_ALIGN		8
-#define MB2_TAG_END		0
-#define MB2_TAG_CMDLINE		1
-#define MB2_TAG_MMAP		6
-#define MB2_TAG_ACPI_OLD	14
-#define MB2_TAG_ACPI_NEW	15
-#define MB2_MMAP_HDR_SIZE	16	/* tag hdr + entry_size + entry_version */
-#define MB2_MMAP_ENTRY_MIN	24	/* base(8) + len(8) + type(4) + rsvd(4) */
-#define ACPI_RSDP_V1_SIZE	20
-#define ACPI_RSDP_V2_SIZE	36
+#define MB2_HDR_SIZE	   8 /* total_size, reserved */
+#define MB2_TAG_HDR_SIZE   8 /* type, size */
+#define MB2_TAG_ALIGN	   8
+#define MB2_TAG_END	   0
+#define MB2_TAG_CMDLINE	   1
+#define MB2_TAG_MMAP	   6
+#define MB2_TAG_ACPI_OLD   14
+#define MB2_TAG_ACPI_NEW   15
+#define MB2_MMAP_HDR_SIZE  16 /* tag hdr + entry_size + entry_version */
+#define MB2_MMAP_ENTRY_MIN 24 /* base(8) + len(8) + type(4) + rsvd(4) */
+#define ACPI_RSDP_V1_SIZE  20
+#define ACPI_RSDP_V2_SIZE  36
 
 /* Give up looking for a multiboot1 cmdline's NUL after this many bytes. */
-#define MB1_CMDLINE_SCAN_MAX	0x10000u	/* 64 KiB */
+#define MB1_CMDLINE_SCAN_MAX 0x10000u /* 64 KiB */
 
 struct parse_ctx {
 	phys_map_fn map;
@@ -90,8 +90,8 @@ static __printf_fmt(2, 3) int fail(struct parse_ctx *c, const char *fmt, ...)
 
 static uint32_t ld32(const uint8_t *p)
 {
-	return (uint32_t)p[0] | (uint32_t)p[1] << 8 |
-	       (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
+	       (uint32_t)p[3] << 24;
 }
 
 static uint64_t ld64(const uint8_t *p)
@@ -159,9 +159,11 @@ static int mb1_cmdline(struct parse_ctx *c, uint64_t phys)
 		const uint8_t *p = map_range(c, phys + i, 1);
 
 		if (!p)
-			return fail(c, "bootinfo: multiboot1 cmdline at 0x%llx: byte %llu is outside mapped memory (no NUL before it)",
-				    (unsigned long long)phys,
-				    (unsigned long long)i);
+			return fail(
+				c,
+				"bootinfo: multiboot1 cmdline at 0x%llx: byte %llu is outside mapped memory (no NUL before it)",
+				(unsigned long long)phys,
+				(unsigned long long)i);
 		if (*p == '\0')
 			break;
 		if (i < BOOTINFO_CMDLINE_MAX - 1)
@@ -186,22 +188,30 @@ static int mb1_mmap(struct parse_ctx *c, uint64_t addr, uint32_t length)
 		return 0;
 	m = map_range(c, addr, length);
 	if (!m)
-		return fail(c, "bootinfo: multiboot1 mmap at 0x%llx (%u bytes) is outside mapped memory",
-			    (unsigned long long)addr, length);
+		return fail(
+			c,
+			"bootinfo: multiboot1 mmap at 0x%llx (%u bytes) is outside mapped memory",
+			(unsigned long long)addr, length);
 
 	while (off < length) {
 		uint32_t size;
 
 		if (length - off < 4)
-			return fail(c, "bootinfo: multiboot1 mmap_length %u leaves %u stray bytes at offset %u",
-				    length, length - off, off);
+			return fail(
+				c,
+				"bootinfo: multiboot1 mmap_length %u leaves %u stray bytes at offset %u",
+				length, length - off, off);
 		size = ld32(m + off);
 		if (size < MB1_MMAP_ENTRY_MIN)
-			return fail(c, "bootinfo: multiboot1 mmap entry at offset %u has size %u < %u",
-				    off, size, MB1_MMAP_ENTRY_MIN);
+			return fail(
+				c,
+				"bootinfo: multiboot1 mmap entry at offset %u has size %u < %u",
+				off, size, MB1_MMAP_ENTRY_MIN);
 		if (size > length - off - 4)
-			return fail(c, "bootinfo: multiboot1 mmap entry at offset %u (size %u) overruns mmap_length %u",
-				    off, size, length);
+			return fail(
+				c,
+				"bootinfo: multiboot1 mmap entry at offset %u (size %u) overruns mmap_length %u",
+				off, size, length);
 		add_region(c->out, ld64(m + off + 4), ld64(m + off + 12),
 			   ld32(m + off + 20));
 		off += 4 + size;
@@ -230,8 +240,10 @@ static int parse_mb1(struct parse_ctx *c, uint64_t info_phys)
 
 	info = map_range(c, info_phys, 4);
 	if (!info)
-		return fail(c, "bootinfo: multiboot1 info at 0x%llx is outside mapped memory",
-			    (unsigned long long)info_phys);
+		return fail(
+			c,
+			"bootinfo: multiboot1 info at 0x%llx is outside mapped memory",
+			(unsigned long long)info_phys);
 	flags = ld32(info);
 	if (flags & MB1_FLAG_CMDLINE)
 		need = MB1_OFF_CMDLINE + 4;
@@ -241,8 +253,10 @@ static int parse_mb1(struct parse_ctx *c, uint64_t info_phys)
 		need = MB1_OFF_MEM_UPPER + 4;
 	info = map_range(c, info_phys, need);
 	if (!info)
-		return fail(c, "bootinfo: multiboot1 info at 0x%llx (%u bytes for flags 0x%x) is outside mapped memory",
-			    (unsigned long long)info_phys, need, flags);
+		return fail(
+			c,
+			"bootinfo: multiboot1 info at 0x%llx (%u bytes for flags 0x%x) is outside mapped memory",
+			(unsigned long long)info_phys, need, flags);
 
 	if (flags & MB1_FLAG_CMDLINE) {
 		ret = mb1_cmdline(c, ld32(info + MB1_OFF_CMDLINE));
@@ -267,20 +281,26 @@ static int mb2_mmap(struct parse_ctx *c, const uint8_t *tag, uint32_t off,
 	uint32_t entry_size, body, i;
 
 	if (size < MB2_MMAP_HDR_SIZE)
-		return fail(c, "bootinfo: multiboot2 tag 6 at offset %u: size %u < %u",
-			    off, size, MB2_MMAP_HDR_SIZE);
+		return fail(
+			c,
+			"bootinfo: multiboot2 tag 6 at offset %u: size %u < %u",
+			off, size, MB2_MMAP_HDR_SIZE);
 	entry_size = ld32(tag + 8);
 	/* entry_version (tag + 12) is ignored: newer ones only extend */
 	if (entry_size < MB2_MMAP_ENTRY_MIN)
-		return fail(c, "bootinfo: multiboot2 tag 6 at offset %u: entry_size %u < %u",
-			    off, entry_size, MB2_MMAP_ENTRY_MIN);
+		return fail(
+			c,
+			"bootinfo: multiboot2 tag 6 at offset %u: entry_size %u < %u",
+			off, entry_size, MB2_MMAP_ENTRY_MIN);
 	body = size - MB2_MMAP_HDR_SIZE;
 	if (body % entry_size)
-		return fail(c, "bootinfo: multiboot2 tag 6 at offset %u: %u bytes of entries is not a multiple of entry_size %u",
-			    off, body, entry_size);
+		return fail(
+			c,
+			"bootinfo: multiboot2 tag 6 at offset %u: %u bytes of entries is not a multiple of entry_size %u",
+			off, body, entry_size);
 	for (i = 0; i < body / entry_size; i++) {
-		const uint8_t *e = tag + MB2_MMAP_HDR_SIZE +
-				   (size_t)i * entry_size;
+		const uint8_t *e =
+			tag + MB2_MMAP_HDR_SIZE + (size_t)i * entry_size;
 
 		add_region(c->out, ld64(e), ld64(e + 8), ld32(e + 16));
 	}
@@ -295,8 +315,10 @@ static int mb2_acpi(struct parse_ctx *c, const uint8_t *tag, uint32_t off,
 						   ACPI_RSDP_V1_SIZE;
 
 	if (size - MB2_TAG_HDR_SIZE < want)
-		return fail(c, "bootinfo: multiboot2 tag %u at offset %u: RSDP of %u bytes < %u",
-			    type, off, size - MB2_TAG_HDR_SIZE, want);
+		return fail(
+			c,
+			"bootinfo: multiboot2 tag %u at offset %u: RSDP of %u bytes < %u",
+			type, off, size - MB2_TAG_HDR_SIZE, want);
 	/* keep a v2 RSDP over a v1 one, and the first of each kind */
 	if (bi->rsdp_len >= want)
 		return 0;
@@ -315,25 +337,29 @@ static const uint8_t *mb2_map_info(struct parse_ctx *c, uint64_t info_phys,
 	const uint8_t *info;
 
 	if (info_phys % MB2_TAG_ALIGN) {
-		fail(c, "bootinfo: multiboot2 info at 0x%llx is not %u-byte aligned",
+		fail(c,
+		     "bootinfo: multiboot2 info at 0x%llx is not %u-byte aligned",
 		     (unsigned long long)info_phys, MB2_TAG_ALIGN);
 		return NULL;
 	}
 	info = map_range(c, info_phys, MB2_HDR_SIZE);
 	if (!info) {
-		fail(c, "bootinfo: multiboot2 info at 0x%llx is outside mapped memory",
+		fail(c,
+		     "bootinfo: multiboot2 info at 0x%llx is outside mapped memory",
 		     (unsigned long long)info_phys);
 		return NULL;
 	}
 	*total = ld32(info);
 	if (*total < MB2_HDR_SIZE + MB2_TAG_HDR_SIZE) {
-		fail(c, "bootinfo: multiboot2 total_size %u is too small (< %u, no room for the end tag)",
+		fail(c,
+		     "bootinfo: multiboot2 total_size %u is too small (< %u, no room for the end tag)",
 		     *total, MB2_HDR_SIZE + MB2_TAG_HDR_SIZE);
 		return NULL;
 	}
 	info = map_range(c, info_phys, *total);
 	if (!info)
-		fail(c, "bootinfo: multiboot2 info at 0x%llx (total_size %u) is outside mapped memory",
+		fail(c,
+		     "bootinfo: multiboot2 info at 0x%llx (total_size %u) is outside mapped memory",
 		     (unsigned long long)info_phys, *total);
 	return info;
 }
@@ -346,16 +372,22 @@ static int mb2_tag_header(struct parse_ctx *c, const uint8_t *info,
 	const uint8_t *tag = info + off;
 
 	if (total - off < MB2_TAG_HDR_SIZE)
-		return fail(c, "bootinfo: multiboot2 tag header at offset %u overruns total_size %u (missing end tag?)",
-			    off, total);
+		return fail(
+			c,
+			"bootinfo: multiboot2 tag header at offset %u overruns total_size %u (missing end tag?)",
+			off, total);
 	*type = ld32(tag);
 	*size = ld32(tag + 4);
 	if (*size < MB2_TAG_HDR_SIZE)
-		return fail(c, "bootinfo: multiboot2 tag %u at offset %u has size %u < %u",
-			    *type, off, *size, MB2_TAG_HDR_SIZE);
+		return fail(
+			c,
+			"bootinfo: multiboot2 tag %u at offset %u has size %u < %u",
+			*type, off, *size, MB2_TAG_HDR_SIZE);
 	if (*size > total - off)
-		return fail(c, "bootinfo: multiboot2 tag %u at offset %u overruns total_size %u",
-			    *type, off, total);
+		return fail(
+			c,
+			"bootinfo: multiboot2 tag %u at offset %u overruns total_size %u",
+			*type, off, total);
 	return 0;
 }
 
@@ -367,8 +399,10 @@ static int mb2_cmdline(struct parse_ctx *c, const uint8_t *tag, uint32_t off,
 	size_t len = size - MB2_TAG_HDR_SIZE;
 
 	if (!memchr_nul(s, len))
-		return fail(c, "bootinfo: multiboot2 tag 1 at offset %u: cmdline is not NUL-terminated within the tag",
-			    off);
+		return fail(
+			c,
+			"bootinfo: multiboot2 tag 1 at offset %u: cmdline is not NUL-terminated within the tag",
+			off);
 	if (first)
 		set_cmdline(c->out, s, len);
 	return 0;
@@ -431,8 +465,10 @@ static int parse_mb2(struct parse_ctx *c, uint64_t info_phys)
 		next = ((uint64_t)off + size + MB2_TAG_ALIGN - 1) &
 		       ~(uint64_t)(MB2_TAG_ALIGN - 1);
 		if (next >= total)
-			return fail(c, "bootinfo: multiboot2 tag %u at offset %u is the last one before total_size %u: missing end tag",
-				    type, off, total);
+			return fail(
+				c,
+				"bootinfo: multiboot2 tag %u at offset %u is the last one before total_size %u: missing end tag",
+				type, off, total);
 		off = (uint32_t)next;
 	}
 }
@@ -457,7 +493,10 @@ int bootinfo_parse(uint32_t magic, uint64_t info_phys, phys_map_fn map,
 		   struct bootinfo *out, char *err, size_t errlen)
 {
 	struct parse_ctx c = {
-		.map = map, .out = out, .err = err, .errlen = errlen,
+		.map = map,
+		.out = out,
+		.err = err,
+		.errlen = errlen,
 	};
 
 	if (err && errlen)
@@ -474,7 +513,9 @@ int bootinfo_parse(uint32_t magic, uint64_t info_phys, phys_map_fn map,
 		out->proto = 2;
 		return parse_mb2(&c, info_phys);
 	default:
-		return fail(&c, "bootinfo: bad magic 0x%08x (expected multiboot1 0x%08x or multiboot2 0x%08x)",
-			    magic, MULTIBOOT1_MAGIC, MULTIBOOT2_MAGIC);
+		return fail(
+			&c,
+			"bootinfo: bad magic 0x%08x (expected multiboot1 0x%08x or multiboot2 0x%08x)",
+			magic, MULTIBOOT1_MAGIC, MULTIBOOT2_MAGIC);
 	}
 }

@@ -15,32 +15,32 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define MULTIBOOT1_MAGIC	0x2BADB002u	/* in %eax from the loader */
-#define MULTIBOOT2_MAGIC	0x36d76289u
+#define MULTIBOOT1_MAGIC 0x2BADB002u /* in %eax from the loader */
+#define MULTIBOOT2_MAGIC 0x36d76289u
 
-#define BOOTINFO_CMDLINE_MAX	512	/* incl. the NUL */
-#define BOOTINFO_MAX_REGIONS	64
-#define BOOTINFO_RSDP_MAX	36	/* ACPI 2.0+ RSDP; ACPI 1.0 is 20 */
+#define BOOTINFO_CMDLINE_MAX 512 /* incl. the NUL */
+#define BOOTINFO_MAX_REGIONS 64
+#define BOOTINFO_RSDP_MAX    36 /* ACPI 2.0+ RSDP; ACPI 1.0 is 20 */
 
-#define MEM_REGION_AVAILABLE	1	/* the only type usable as RAM */
+#define MEM_REGION_AVAILABLE 1 /* the only type usable as RAM */
 
 /* One memory map entry, exactly as the loader reported it. */
 struct mem_region {
 	uint64_t base;
 	uint64_t len;
-	uint32_t type;		/* 1 = available; 2+ = reserved, ACPI, ... */
+	uint32_t type; /* 1 = available; 2+ = reserved, ACPI, ... */
 };
 
 struct bootinfo {
-	int proto;				/* 1 or 2 (multiboot version) */
-	char cmdline[BOOTINFO_CMDLINE_MAX];	/* always NUL-terminated */
-	bool cmdline_truncated;			/* longer than 511 chars */
+	int proto;			    /* 1 or 2 (multiboot version) */
+	char cmdline[BOOTINFO_CMDLINE_MAX]; /* always NUL-terminated */
+	bool cmdline_truncated;		    /* longer than 511 chars */
 	struct mem_region regions[BOOTINFO_MAX_REGIONS]; /* loader order */
 	unsigned nregions;
-	bool regions_truncated;			/* > 64 entries given */
-	bool regions_from_meminfo;		/* mb1 mem_lower/upper, no map */
-	uint8_t rsdp[BOOTINFO_RSDP_MAX];	/* raw copy, unchecked */
-	unsigned rsdp_len;			/* 0 if the loader gave none */
+	bool regions_truncated;		 /* > 64 entries given */
+	bool regions_from_meminfo;	 /* mb1 mem_lower/upper, no map */
+	uint8_t rsdp[BOOTINFO_RSDP_MAX]; /* raw copy, unchecked */
+	unsigned rsdp_len;		 /* 0 if the loader gave none */
 };
 
 /*

@@ -26,7 +26,7 @@ struct cmdline_option {
 	const char *name;
 	cmdline_parse_fn parse;
 	const char *values;	/* shown in help and in "expected ..." */
-	const char *bare_value;	/* value used for a bare "key", or NULL */
+	const char *bare_value; /* value used for a bare "key", or NULL */
 	const char *help;
 };
 
@@ -83,8 +83,7 @@ static int opt_trace(const char *val, size_t len, struct boot_options *o)
 }
 
 /* SIZE in bytes, or with a K or M suffix (KiB, MiB). */
-static int opt_trace_buf(const char *val, size_t len,
-			 struct boot_options *o)
+static int opt_trace_buf(const char *val, size_t len, struct boot_options *o)
 {
 	unsigned int v, shift = 0;
 	int ret;
@@ -130,8 +129,8 @@ static bool val_eq(const char *val, size_t len, const char *word)
 }
 
 /* Index of the word in @names[0..n-1], or -EINVAL. */
-static int lookup_name(const char *val, size_t len,
-		       const char *const *names, unsigned int n)
+static int lookup_name(const char *val, size_t len, const char *const *names,
+		       unsigned int n)
 {
 	unsigned int i;
 
@@ -141,8 +140,7 @@ static int lookup_name(const char *val, size_t len,
 	return -EINVAL;
 }
 
-static int opt_timer_model(const char *val, size_t len,
-			   struct boot_options *o)
+static int opt_timer_model(const char *val, size_t len, struct boot_options *o)
 {
 	int i = lookup_name(val, len, timer_model_names, NR_TIMER_MODELS);
 
@@ -170,8 +168,7 @@ const char *tmigr_wake_name(enum tmigr_wake policy)
 	return tmigr_wake_names[policy];
 }
 
-static int opt_tmigr_wake(const char *val, size_t len,
-			  struct boot_options *o)
+static int opt_tmigr_wake(const char *val, size_t len, struct boot_options *o)
 {
 	int i = lookup_name(val, len, tmigr_wake_names, NR_TMIGR_WAKE);
 
@@ -211,11 +208,11 @@ static const char *const clockevent_names[] = {
 	[CLOCKEVENT_DEADLINE] = "deadline",
 };
 
-static int opt_clockevent(const char *val, size_t len,
-			  struct boot_options *o)
+static int opt_clockevent(const char *val, size_t len, struct boot_options *o)
 {
 	int i = lookup_name(val, len, clockevent_names,
-			    sizeof(clockevent_names) / sizeof(*clockevent_names));
+			    sizeof(clockevent_names) /
+				    sizeof(*clockevent_names));
 
 	if (i < 0)
 		return i;
@@ -236,26 +233,22 @@ static int parse_positive(const char *val, size_t len, unsigned int *out)
 	return 0;
 }
 
-static int opt_expect_cpus(const char *val, size_t len,
-			   struct boot_options *o)
+static int opt_expect_cpus(const char *val, size_t len, struct boot_options *o)
 {
 	return parse_positive(val, len, &o->expect_cpus);
 }
 
-static int opt_expect_nodes(const char *val, size_t len,
-			    struct boot_options *o)
+static int opt_expect_nodes(const char *val, size_t len, struct boot_options *o)
 {
 	return parse_positive(val, len, &o->expect_nodes);
 }
 
-static int opt_torture_seed(const char *val, size_t len,
-			    struct boot_options *o)
+static int opt_torture_seed(const char *val, size_t len, struct boot_options *o)
 {
 	return parse_u64(val, len, &o->torture_seed);
 }
 
-static int opt_torture_ms(const char *val, size_t len,
-			  struct boot_options *o)
+static int opt_torture_ms(const char *val, size_t len, struct boot_options *o)
 {
 	unsigned int v;
 	int ret = parse_positive(val, len, &v);
@@ -296,7 +289,8 @@ static const char *const fault_test_names[] = {
 static int opt_fault_test(const char *val, size_t len, struct boot_options *o)
 {
 	int i = lookup_name(val, len, fault_test_names,
-			    sizeof(fault_test_names) / sizeof(*fault_test_names));
+			    sizeof(fault_test_names) /
+				    sizeof(*fault_test_names));
 
 	if (i < 0)
 		return i;
@@ -304,8 +298,7 @@ static int opt_fault_test(const char *val, size_t len, struct boot_options *o)
 	return 0;
 }
 
-static int opt_ap_late_test(const char *val, size_t len,
-			    struct boot_options *o)
+static int opt_ap_late_test(const char *val, size_t len, struct boot_options *o)
 {
 	unsigned int v;
 	int ret = parse_uint(val, len, &v);
@@ -313,7 +306,7 @@ static int opt_ap_late_test(const char *val, size_t len,
 	if (ret)
 		return ret;
 	if (v == 0 || v == AP_LATE_TEST_NONE)
-		return -ERANGE;		/* CPU 0 is the boot CPU */
+		return -ERANGE; /* CPU 0 is the boot CPU */
 	o->ap_late_test = v;
 	return 0;
 }
@@ -455,8 +448,8 @@ static int parse_word(const char *s, size_t len, struct boot_options *out,
 	size_t vlen;
 
 	if (!opt) {
-		errfmt(err, errlen, "cmdline: unknown option '%.*s'",
-			(int)klen, s);
+		errfmt(err, errlen, "cmdline: unknown option '%.*s'", (int)klen,
+		       s);
 		return -1;
 	}
 	if (eq) {
@@ -467,14 +460,14 @@ static int parse_word(const char *s, size_t len, struct boot_options *out,
 		vlen = strlen(val);
 	} else {
 		errfmt(err, errlen,
-			"cmdline: option %s needs a value (expected %s=%s)",
-			opt->name, opt->name, opt->values);
+		       "cmdline: option %s needs a value (expected %s=%s)",
+		       opt->name, opt->name, opt->values);
 		return -1;
 	}
 	if (opt->parse(val, vlen, out)) {
 		errfmt(err, errlen,
-			"cmdline: bad value '%.*s' for %s (expected %s)",
-			(int)vlen, val, opt->name, opt->values);
+		       "cmdline: bad value '%.*s' for %s (expected %s)",
+		       (int)vlen, val, opt->name, opt->values);
 		return -1;
 	}
 	return 0;
@@ -490,8 +483,8 @@ static int parse_word(const char *s, size_t len, struct boot_options *out,
  * Return: 0 on success, -1 on the first unknown option or bad value, with
  * a message such as "cmdline: unknown option 'foo'" in @err.
  */
-int cmdline_parse(const char *line, struct boot_options *out,
-		  char *err, size_t errlen)
+int cmdline_parse(const char *line, struct boot_options *out, char *err,
+		  size_t errlen)
 {
 	const char *p = line ? line : "";
 
@@ -526,8 +519,8 @@ void cmdline_help(cmdline_line_fn out, void *arg)
 	for (i = 0; i < NR_CMDLINE_OPTIONS; i++) {
 		const struct cmdline_option *opt = &cmdline_options[i];
 
-		snprintf(line, sizeof(line), "  %s=%s  %s",
-			 opt->name, opt->values, opt->help);
+		snprintf(line, sizeof(line), "  %s=%s  %s", opt->name,
+			 opt->values, opt->help);
 		out(line, arg);
 	}
 }

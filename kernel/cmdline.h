@@ -14,25 +14,25 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define CMDLINE_STR_MAX	128	/* size of the string options, incl. NUL */
-#define TRACE_BUF_DEFAULT	(64u << 10)	/* trace_buf=, per CPU */
-#define TRACE_BUF_MIN		(1u << 10)
-#define TRACE_BUF_MAX		(64u << 20)
-#define TORTURE_SEED_DEFAULT	1	/* torture_seed= */
-#define TORTURE_MS_DEFAULT	3000	/* torture_ms= */
-#define TORTURE_MS_MAX		3600000	/* as scenario= duration_ms= */
-#define WATCHDOG_S_DEFAULT	20	/* watchdog=, seconds */
-#define WATCHDOG_S_MAX		3600
+#define CMDLINE_STR_MAX	     128 /* size of the string options, incl. NUL */
+#define TRACE_BUF_DEFAULT    (64u << 10) /* trace_buf=, per CPU */
+#define TRACE_BUF_MIN	     (1u << 10)
+#define TRACE_BUF_MAX	     (64u << 20)
+#define TORTURE_SEED_DEFAULT 1	     /* torture_seed= */
+#define TORTURE_MS_DEFAULT   3000    /* torture_ms= */
+#define TORTURE_MS_MAX	     3600000 /* as scenario= duration_ms= */
+#define WATCHDOG_S_DEFAULT   20	     /* watchdog=, seconds */
+#define WATCHDOG_S_MAX	     3600
 
-#include "timer/timer.h"	/* enum timer_model */
-#include "timer/timer_migration.h"	/* enum tmigr_wake */
+#include "timer/timer.h"	   /* enum timer_model */
+#include "timer/timer_migration.h" /* enum tmigr_wake */
 
 enum { CLOCKEVENT_AUTO, CLOCKEVENT_ONESHOT, CLOCKEVENT_DEADLINE };
 enum { FAULT_TEST_NONE, FAULT_TEST_ALLCPUS };
 /* cpu_init_udelay= not given: the CPU's vendor and family decide. */
-#define CPU_INIT_UDELAY_AUTO	0xFFFFFFFFu
-#define CPU_INIT_UDELAY_MAX	100000u	/* 100 ms, ten times the SDM's wait */
-#define AP_LATE_TEST_NONE	0xFFFFFFFFu
+#define CPU_INIT_UDELAY_AUTO 0xFFFFFFFFu
+#define CPU_INIT_UDELAY_MAX  100000u /* 100 ms, ten times the SDM's wait */
+#define AP_LATE_TEST_NONE    0xFFFFFFFFu
 
 struct boot_options {
 	/* "all" (default), "none", or a comma list checked by the runner */
@@ -43,11 +43,11 @@ struct boot_options {
 	bool nohz;			/* default true */
 	bool timer_migration;		/* default true */
 	unsigned int clockevent;	/* CLOCKEVENT_*, default AUTO */
-	char scenario[CMDLINE_STR_MAX];	/* default "" (none) */
+	char scenario[CMDLINE_STR_MAX]; /* default "" (none) */
 	char trace[CMDLINE_STR_MAX];	/* default "" (none) */
 	uint32_t trace_mask;		/* TRACE_BIT()s of trace=, default 0 */
 	unsigned int trace_buf;		/* bytes per CPU, default 64K */
-	char isolcpus[CMDLINE_STR_MAX];	/* CPU list, default "" (none) */
+	char isolcpus[CMDLINE_STR_MAX]; /* CPU list, default "" (none) */
 	unsigned int expect_cpus;	/* 0 = not given */
 	unsigned int expect_nodes;	/* 0 = not given */
 	uint64_t torture_seed;		/* selftest=torture's, default 1 */
@@ -62,8 +62,8 @@ struct boot_options {
 typedef void (*cmdline_line_fn)(const char *line, void *arg);
 
 void cmdline_defaults(struct boot_options *out);
-int cmdline_parse(const char *line, struct boot_options *out,
-		  char *err, size_t errlen);
+int cmdline_parse(const char *line, struct boot_options *out, char *err,
+		  size_t errlen);
 void cmdline_help(cmdline_line_fn out, void *arg);
 const char *timer_model_name(enum timer_model model);
 const char *tmigr_wake_name(enum tmigr_wake policy);

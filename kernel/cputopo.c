@@ -29,7 +29,7 @@
 #include "kernel/cputopo.h"
 #include "lib/errno.h"
 
-#define LEAF_MAX_SUBLEAFS	32	/* bound on a broken level list */
+#define LEAF_MAX_SUBLEAFS 32 /* bound on a broken level list */
 
 enum topo_level_type {
 	LEVEL_INVALID = 0,
@@ -111,7 +111,7 @@ static bool layout_from_leaf1(cpuid_fn fn, void *arg, uint32_t max_leaf,
 
 	if (max_leaf < 1 || !fn(1, 0, &r, arg))
 		return false;
-	if (!(r.edx & (UINT32_C(1) << 28)))	/* HTT */
+	if (!(r.edx & (UINT32_C(1) << 28))) /* HTT */
 		return false;
 	max_lp = (r.ebx >> 16) & 0xff;
 

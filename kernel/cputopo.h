@@ -41,10 +41,10 @@ struct apic_id_layout {
 };
 
 /* cputopo_layout() return values >= 0: where the layout came from. */
-#define CPUTOPO_SRC_DEFAULT	0x00	/* no usable leaf: 1 thread, 1 core */
-#define CPUTOPO_SRC_LEAF1	0x01	/* legacy: leaf 01H (+ leaf 04H) */
-#define CPUTOPO_SRC_LEAF0B	0x0b	/* extended topology, leaf 0BH */
-#define CPUTOPO_SRC_LEAF1F	0x1f	/* V2 extended topology, leaf 1FH */
+#define CPUTOPO_SRC_DEFAULT 0x00 /* no usable leaf: 1 thread, 1 core */
+#define CPUTOPO_SRC_LEAF1   0x01 /* legacy: leaf 01H (+ leaf 04H) */
+#define CPUTOPO_SRC_LEAF0B  0x0b /* extended topology, leaf 0BH */
+#define CPUTOPO_SRC_LEAF1F  0x1f /* V2 extended topology, leaf 1FH */
 
 int cputopo_layout(cpuid_fn fn, void *arg, struct apic_id_layout *out);
 void cputopo_decode(const struct apic_id_layout *l, uint32_t apic_id,

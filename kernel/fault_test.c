@@ -14,8 +14,8 @@
 #include "kernel/smp_call.h"
 
 /* In the null page, which no page table maps: a not-present read fault. */
-#define FAULT_ADDR	0x10UL
-#define GATHER_WAIT_NS	2000000000ULL
+#define FAULT_ADDR     0x10UL
+#define GATHER_WAIT_NS 2000000000ULL
 
 /* A volatile pointer: the compiler may not reason about what it reads. */
 static const volatile uint64_t *volatile fault_ptr =

@@ -28,19 +28,19 @@
 #include "timer/timer.h"
 #include "timer/timer_migration.h"
 
-#define HOTPLUG_WAIT_NS	NSEC_PER_SEC
+#define HOTPLUG_WAIT_NS NSEC_PER_SEC
 
 enum { REQ_IDLE, REQ_PENDING, REQ_RUNNING, REQ_DONE, REQ_CANCELLED };
 
 /* The one request in flight; written by its controller under hotplug_busy. */
 static struct {
-	unsigned state;		/* REQ_*, atomic */
-	unsigned gen;		/* which cpu_down() the work belongs to */
-	unsigned to;		/* controller: gets the timers */
+	unsigned state; /* REQ_*, atomic */
+	unsigned gen;	/* which cpu_down() the work belongs to */
+	unsigned to;	/* controller: gets the timers */
 	unsigned moved;
 } req;
 static unsigned hotplug_busy;
-static uint64_t moved_total;	/* under hotplug_busy */
+static uint64_t moved_total; /* under hotplug_busy */
 
 uint64_t hotplug_timers_moved(void)
 {
@@ -82,7 +82,7 @@ static void cpu_offline_work(void *arg)
 
 	if ((unsigned)(uintptr_t)arg != READ_ONCE(req.gen) ||
 	    !try_cmpxchg(&req.state, &expect, REQ_RUNNING))
-		return;		/* a cancelled or older request */
+		return; /* a cancelled or older request */
 	local_irq_disable();
 	smp_store_release(&cpu_online[p->cpu], 0);
 	WRITE_ONCE(p->offline, true);
@@ -99,7 +99,7 @@ void cpu_park(void)
 
 	p->offlines++;
 	while (!smp_load_acquire(&p->online_request))
-		arch_cpu_idle();	/* no idle accounting: parked */
+		arch_cpu_idle(); /* no idle accounting: parked */
 	WRITE_ONCE(p->online_request, false);
 	p->offline_ns += clock_ns() - t0;
 	timers_cpu_up(p->cpu);
@@ -176,8 +176,7 @@ static int do_cpu_down(unsigned cpu, bool verbose)
 	req.to = smp_processor_id();
 	req.moved = 0;
 	smp_store_release(&req.state, REQ_PENDING);
-	if (!smp_run_async(cpu, cpu_offline_work,
-			   (void *)(uintptr_t)req.gen)) {
+	if (!smp_run_async(cpu, cpu_offline_work, (void *)(uintptr_t)req.gen)) {
 		req.state = REQ_IDLE;
 		if (verbose)
 			printk("cpu_down: CPU %u: IPI not delivered\n", cpu);
@@ -193,7 +192,8 @@ static int do_cpu_down(unsigned cpu, bool verbose)
 	    try_cmpxchg(&req.state, &expect, REQ_CANCELLED)) {
 		if (verbose)
 			printk("cpu_down: CPU %u did not answer within 1 s "
-			       "(busy?)\n", cpu);
+			       "(busy?)\n",
+			       cpu);
 		return -ETIMEDOUT;
 	}
 	/* Taken: it finishes in microseconds. */

@@ -53,8 +53,8 @@ static void idle_halt(struct percpu *p)
 	p->idle_since = clock_ns();
 	/* Total before stretch (cpu_idle_awake_ns() reads the other way). */
 	if (p->idle_woke_ns) {
-		WRITE_ONCE(p->idle_awake_ns, p->idle_awake_ns + p->idle_since -
-						     p->idle_woke_ns);
+		WRITE_ONCE(p->idle_awake_ns,
+			   p->idle_awake_ns + p->idle_since - p->idle_woke_ns);
 		smp_store_release(&p->idle_woke_ns, 0);
 	}
 	WRITE_ONCE(p->halted, true);
@@ -81,7 +81,7 @@ static void do_idle(bool (*done)(void *), void *arg)
 		idle_halt(p);
 	}
 	WRITE_ONCE(p->in_idle_period, false);
-	p->idle_woke_ns = 0;	/* what follows is work, not the idle path */
+	p->idle_woke_ns = 0; /* what follows is work, not the idle path */
 	tick_nohz_idle_exit();
 }
 

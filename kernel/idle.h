@@ -38,7 +38,6 @@ void cpu_idle_until(bool (*done)(void *arg), void *arg);
 /* Idle (NOHZ) for @ns, woken by a pinned timer. */
 void cpu_idle_sleep_ns(uint64_t ns);
 
-
 /*
  * Time @cpu has spent out of HLT inside its idle loop, from each interrupt
  * that woke it to its next HLT, the current stretch included.  Its idle

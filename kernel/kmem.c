@@ -11,10 +11,10 @@
 #include "kernel/spinlock.h"
 #include "lib/string.h"
 
-#define KMEM_ALIGN	64
+#define KMEM_ALIGN 64
 
 static spinlock_t kmem_lock = SPINLOCK_INIT;
-static uint8_t *chunk;		/* current small-object page */
+static uint8_t *chunk; /* current small-object page */
 static size_t chunk_used;
 
 static void *alloc_pages_zeroed(uint64_t npages)

@@ -7,12 +7,12 @@
 
 extern const struct ktest_suite __start_ktest_suites[], __stop_ktest_suites[];
 
-#define for_each_suite(s)                                                     \
-	for (const struct ktest_suite *s = __start_ktest_suites;              \
+#define for_each_suite(s)                                        \
+	for (const struct ktest_suite *s = __start_ktest_suites; \
 	     s < __stop_ktest_suites; s++)
 
-void ktest_fail(struct ktest *t, const char *file, int line,
-		const char *fmt, ...)
+void ktest_fail(struct ktest *t, const char *file, int line, const char *fmt,
+		...)
 {
 	va_list ap;
 
@@ -71,8 +71,8 @@ int ktest_validate(const char *sel)
 			if (strlen(s->name) == len && !strncmp(s->name, p, len))
 				found = true;
 		if (!found) {
-			printk("selftest: unknown suite '%.*s'; known:", (int)len,
-			       p);
+			printk("selftest: unknown suite '%.*s'; known:",
+			       (int)len, p);
 			for_each_suite(s)
 				printk(" %s", s->name);
 			printk("\n");
@@ -101,7 +101,7 @@ static bool run_suite(const struct ktest_suite *s, unsigned idx)
 	for (unsigned i = 0; i < s->ncases; i++) {
 		struct ktest t = { .name = s->cases[i].name };
 
-		watchdog_stage(s->name, t.name, 0);	/* no bound: shown only */
+		watchdog_stage(s->name, t.name, 0); /* no bound: shown only */
 		s->cases[i].run(&t);
 		if (t.failed) {
 			failed++;

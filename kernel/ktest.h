@@ -36,40 +36,37 @@ struct ktest_suite {
 #define KTEST_CASE(fn) { #fn, fn }
 /* clang-format on */
 
-#define KTEST_SUITE(ident, ...)                                               \
-	static const struct ktest_suite ident                                 \
-		__attribute__((used, section(".ktest_suites"),                \
-			       aligned(8))) = { __VA_ARGS__ }
+#define KTEST_SUITE(ident, ...)                               \
+	static const struct ktest_suite ident __attribute__(( \
+		used, section(".ktest_suites"), aligned(8))) = { __VA_ARGS__ }
 
-__attribute__((format(printf, 4, 5))) void ktest_fail(struct ktest *t,
-						      const char *file,
-						      int line,
-						      const char *fmt, ...);
+__attribute__((format(printf, 4, 5))) void
+ktest_fail(struct ktest *t, const char *file, int line, const char *fmt, ...);
 void ktest_skip(struct ktest *t, const char *reason);
 
-#define KEXPECT(t, cond)                                                      \
-	do {                                                                  \
-		if (!(cond))                                                  \
-			ktest_fail((t), __FILE__, __LINE__,                   \
-				   "expected %s", #cond);                     \
+#define KEXPECT(t, cond)                                                   \
+	do {                                                               \
+		if (!(cond))                                               \
+			ktest_fail((t), __FILE__, __LINE__, "expected %s", \
+				   #cond);                                 \
 	} while (0)
 
-#define KEXPECT_EQ(t, a, b)                                                   \
-	do {                                                                  \
-		uint64_t __a = (uint64_t)(a), __b = (uint64_t)(b);            \
-		if (__a != __b)                                               \
-			ktest_fail((t), __FILE__, __LINE__,                   \
-				   "expected %s == %s, got %lu and %lu", #a,  \
-				   #b, __a, __b);                             \
+#define KEXPECT_EQ(t, a, b)                                                  \
+	do {                                                                 \
+		uint64_t __a = (uint64_t)(a), __b = (uint64_t)(b);           \
+		if (__a != __b)                                              \
+			ktest_fail((t), __FILE__, __LINE__,                  \
+				   "expected %s == %s, got %lu and %lu", #a, \
+				   #b, __a, __b);                            \
 	} while (0)
 
-#define KEXPECT_STREQ(t, a, b)                                                \
-	do {                                                                  \
-		const char *__a = (a), *__b = (b);                            \
-		if (strcmp(__a, __b))                                         \
-			ktest_fail((t), __FILE__, __LINE__,                   \
-				   "expected %s == \"%s\", got \"%s\"", #a,   \
-				   __b, __a);                                 \
+#define KEXPECT_STREQ(t, a, b)                                              \
+	do {                                                                \
+		const char *__a = (a), *__b = (b);                          \
+		if (strcmp(__a, __b))                                       \
+			ktest_fail((t), __FILE__, __LINE__,                 \
+				   "expected %s == \"%s\", got \"%s\"", #a, \
+				   __b, __a);                               \
 	} while (0)
 
 /*

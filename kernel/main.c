@@ -34,10 +34,10 @@
 #include "lib/time.h"
 #include "timer/timer.h"
 
-#define GIB		(1UL << 30)
-#define PMM_MAX_PHYS	(64 * GIB)
+#define GIB	      (1UL << 30)
+#define PMM_MAX_PHYS  (64 * GIB)
 /* Bitmap for the page allocator: one bit per 4 KiB page below PMM_MAX_PHYS. */
-#define PMM_MAX_BYTES	(PMM_MAX_PHYS / PAGE_SIZE / 8)
+#define PMM_MAX_BYTES (PMM_MAX_PHYS / PAGE_SIZE / 8)
 
 struct bootinfo boot_info;
 struct boot_options boot_opts;
@@ -204,13 +204,14 @@ static void print_cpu_stats(void)
 		       "wakes_ipi=%lu wakes_other=%lu idle_us=%lu ticks=%lu "
 		       "tick_stops=%lu expired_local=%lu expired_remote=%lu "
 		       "pulled_for=%lu offlines=%lu offline_us=%lu "
-		       "parked_wakes=%lu softirq_deferred=%lu\n", i, p->node,
+		       "parked_wakes=%lu softirq_deferred=%lu\n",
+		       i, p->node,
 		       p->wakes_timer + p->wakes_ipi + p->wakes_other,
 		       p->wakes_timer, p->wakes_ipi, p->wakes_other,
 		       idle_ns / NSEC_PER_USEC, p->ticks, p->tick_stops,
 		       ts.expired_local, ts.expired_remote, ts.pulled_for,
-		       p->offlines, p->offline_ns / NSEC_PER_USEC, p->parked_wakes,
-		       p->softirq_deferred);
+		       p->offlines, p->offline_ns / NSEC_PER_USEC,
+		       p->parked_wakes, p->softirq_deferred);
 	}
 }
 
@@ -261,12 +262,13 @@ void kmain(uint32_t magic, uint32_t info_phys)
 	lapic_init(acpi_topo.lapic_phys);
 	cpus_init();
 	apply_isolcpus();
-	trace_init();		/* before timers_init(): the tree is traced */
+	trace_init(); /* before timers_init(): the tree is traced */
 	irq_init();
 	lapic_enable();
 	lapic_timer_calibrate();
 	if (lapic_clockevent_select(boot_opts.clockevent != CLOCKEVENT_ONESHOT,
-				    boot_opts.clockevent == CLOCKEVENT_DEADLINE))
+				    boot_opts.clockevent ==
+					    CLOCKEVENT_DEADLINE))
 		fail_boot("clockevent: deadline asked for, but CPUID.01H:ECX"
 			  "[24] says this CPU has no TSC-deadline timer");
 	printk("# clockevent lapic_timer_khz=%lu err_ppm=%lu mode=%s\n",

@@ -7,7 +7,7 @@
 #define PAGE_SIZE	4096UL
 #define KERNEL_VMA	0xffffffff80000000UL
 /* All physical memory (and the 3-4 GiB MMIO hole) is mapped here. */
-#define DIRECT_MAP_BASE	0xffff800000000000UL
+#define DIRECT_MAP_BASE 0xffff800000000000UL
 
 static inline void *phys_to_virt(uint64_t pa)
 {

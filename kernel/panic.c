@@ -18,7 +18,7 @@
 #include "arch/x86_64/tsc.h"
 
 /* How long the panicking CPU waits for the others to stop (TCG is slow). */
-#define PANIC_STOP_WAIT_NS	NSEC_PER_SEC
+#define PANIC_STOP_WAIT_NS NSEC_PER_SEC
 
 static unsigned warnings;
 /* -1 until the first CPU panics, then that CPU's number. */
@@ -71,7 +71,7 @@ void panic_begin(void)
 	self = panic_this_cpu();
 	if (try_cmpxchg(&panic_owner, &owner, self)) {
 		stop_other_cpus(self);
-		printk_force_unlock();	/* a stopped CPU may have held it */
+		printk_force_unlock(); /* a stopped CPU may have held it */
 		return;
 	}
 	if (owner != self)

@@ -5,7 +5,7 @@
 #include "lib/errno.h"
 #include "lib/string.h"
 
-#define MSR_GS_BASE	0xC0000101
+#define MSR_GS_BASE 0xC0000101
 
 struct percpu *percpu_areas;
 unsigned nr_cpus;

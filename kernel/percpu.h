@@ -47,22 +47,22 @@ struct percpu {
 	/* smp_call_on() and smp_run_on() requests (kernel/smp_call.h). */
 	struct percpu_call call, work;
 	/* kernel/idle.c, kernel/tick.c, kernel/softirq.c */
-	unsigned core_id;		/* shared by SMT siblings */
-	bool isolated;			/* isolcpus= */
-	bool in_idle_period;		/* between idle entry and exit */
+	unsigned core_id;    /* shared by SMT siblings */
+	bool isolated;	     /* isolcpus= */
+	bool in_idle_period; /* between idle entry and exit */
 	bool tick_stopped;
-	bool nohz_asked;		/* timer_nohz_next_event() this period */
+	bool nohz_asked; /* timer_nohz_next_event() this period */
 	bool softirq_pending, in_softirq;
-	uint64_t softirq_deferred;	/* passes left for the next irq exit */
-	uint64_t tick_next_ns;		/* LAPIC armed for, TMIGR_NONE_NS */
+	uint64_t softirq_deferred; /* passes left for the next irq exit */
+	uint64_t tick_next_ns;	   /* LAPIC armed for, TMIGR_NONE_NS */
 	uint64_t ticks, tick_stops;
-	uint64_t tick_irq_delay_ns;	/* last LAPIC interrupt vs armed time */
+	uint64_t tick_irq_delay_ns; /* last LAPIC interrupt vs armed time */
 	/* kernel/hotplug.c */
-	bool booted;			/* came up at boot: may go and return */
-	bool offline;			/* parked: interrupts serve nothing */
-	bool online_request;		/* cpu_up() asks the parked CPU */
+	bool booted;	     /* came up at boot: may go and return */
+	bool offline;	     /* parked: interrupts serve nothing */
+	bool online_request; /* cpu_up() asks the parked CPU */
 	uint64_t offlines, offline_ns;
-	uint64_t parked_wakes;		/* interrupts while parked */
+	uint64_t parked_wakes; /* interrupts while parked */
 	/* kernel/panic.c: counted among the CPUs a panic stopped */
 	bool panic_stopped;
 };

@@ -29,8 +29,8 @@
 #include "lib/printf.h"
 #include "lib/string.h"
 
-#define PAGE_SHIFT	12
-#define BITS_PER_WORD	64
+#define PAGE_SHIFT    12
+#define BITS_PER_WORD 64
 
 static void pmm_warn_nop(const char *msg)
 {
@@ -41,11 +41,11 @@ void (*pmm_warn)(const char *msg) = pmm_warn_nop;
 
 static struct mem_region regions[PMM_MAX_REGIONS];
 static unsigned nregions;
-static uint64_t res_lo, res_hi;		/* reserved byte range */
+static uint64_t res_lo, res_hi; /* reserved byte range */
 static uint64_t *bitmap;
-static uint64_t nframes;		/* frames covered by the bitmap */
+static uint64_t nframes; /* frames covered by the bitmap */
 static uint64_t nwords;
-static uint64_t hint;			/* no free frame in words < hint */
+static uint64_t hint; /* no free frame in words < hint */
 static uint64_t nfree;
 
 static __printf_fmt(1, 2) void warn(const char *fmt, ...)
@@ -64,7 +64,7 @@ static uint64_t region_end(const struct mem_region *r)
 {
 	uint64_t end = r->base + r->len;
 
-	return end < r->base ? UINT64_MAX : end;	/* saturate */
+	return end < r->base ? UINT64_MAX : end; /* saturate */
 }
 
 static uint64_t pfn_down(uint64_t addr)
@@ -200,8 +200,8 @@ int pmm_init(const struct mem_region *r, unsigned n, uint64_t reserve_lo,
 	nframes = nwords = hint = nfree = 0;
 
 	if (n > PMM_MAX_REGIONS) {
-		warn("pmm: %u memory map entries, at most %u supported",
-		     n, PMM_MAX_REGIONS);
+		warn("pmm: %u memory map entries, at most %u supported", n,
+		     PMM_MAX_REGIONS);
 		return -EINVAL;
 	}
 	if (n && !r) {
@@ -244,8 +244,8 @@ int pmm_init(const struct mem_region *r, unsigned n, uint64_t reserve_lo,
 	for (unsigned i = 0; i < nregions; i++) {
 		if (regions[i].type == MEM_REGION_AVAILABLE)
 			continue;
-		outward_frames(regions[i].base, region_end(&regions[i]),
-			       &lo, &hi);
+		outward_frames(regions[i].base, region_end(&regions[i]), &lo,
+			       &hi);
 		fill_frames(lo, hi, false);
 	}
 	fill_frames(0, pfn_up(PMM_LOW_LIMIT), false);
@@ -282,7 +282,7 @@ uint64_t pmm_alloc_page(void)
 			return (hint * BITS_PER_WORD + bit) << PAGE_SHIFT;
 		}
 	}
-	return 0;	/* not reached while nfree is right */
+	return 0; /* not reached while nfree is right */
 }
 
 /**

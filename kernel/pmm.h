@@ -19,8 +19,8 @@
 #include "kernel/bootinfo.h"
 
 #define PMM_PAGE_SIZE	4096ULL
-#define PMM_LOW_LIMIT	0x100000ULL	/* nothing below 1 MiB is handed out */
-#define PMM_MAX_REGIONS	128		/* entries pmm_init() accepts */
+#define PMM_LOW_LIMIT	0x100000ULL /* nothing below 1 MiB is handed out */
+#define PMM_MAX_REGIONS 128	    /* entries pmm_init() accepts */
 
 /*
  * Called with a one-line message (no trailing newline) when pmm_init()

@@ -31,18 +31,18 @@
 #include "lib/time.h"
 #include "timer/timer.h"
 
-#define LATE_BUCKETS	64	/* lateness histogram, jiffies; last = more */
+#define LATE_BUCKETS   64 /* lateness histogram, jiffies; last = more */
 /*
  * The watchdog's expectation of each stage (kernel/watchdog.h): what its
  * bounded waits add up to, plus slack; it dumps N s past that.
  */
-#define STAGE_SLACK_MS	2000
-#define CALL_BOUND_MS	1000	/* smp_call_on(), a hotplug operation */
-#define BUSY_WAIT_MS	10000	/* the busy CPUs' work, after the run */
+#define STAGE_SLACK_MS 2000
+#define CALL_BOUND_MS  1000  /* smp_call_on(), a hotplug operation */
+#define BUSY_WAIT_MS   10000 /* the busy CPUs' work, after the run */
 
 struct periodic {
-	struct timer_list timer;	/* first: the callback casts back */
-	unsigned owner;			/* CPU that armed it first */
+	struct timer_list timer; /* first: the callback casts back */
+	unsigned owner;		 /* CPU that armed it first */
 	uint64_t period_j;
 	uint64_t expires;
 	uint64_t expiries;
@@ -59,9 +59,9 @@ struct snap {
  * vCPUs (docs/scenarios.md, "Why the accounting takes no lock").
  */
 struct expiry {
-	uint64_t due, ran;	/* jiffies */
-	uint64_t seq;		/* the running CPU's wake count then */
-	unsigned cpu;		/* the running CPU */
+	uint64_t due, ran; /* jiffies */
+	uint64_t seq;	   /* the running CPU's wake count then */
+	unsigned cpu;	   /* the running CPU */
 };
 
 static struct {
@@ -70,8 +70,8 @@ static struct {
 	struct snap *before;
 	bool stop;
 	uint64_t end_ns;
-	uint64_t late[LATE_BUCKETS];	/* atomic increments */
-	uint64_t late_max, fired;	/* atomic max, atomic increment */
+	uint64_t late[LATE_BUCKETS]; /* atomic increments */
+	uint64_t late_max, fired;    /* atomic max, atomic increment */
 	/*
 	 * The window's expiries for the bound (count_bound()): once
 	 * counting, those due at win_j or later and run before stop, in
@@ -87,8 +87,8 @@ static void note_late(uint64_t late)
 {
 	uint64_t max = READ_ONCE(sc.late_max);
 
-	atomic_fetch_add(&sc.late[late < LATE_BUCKETS ? late : LATE_BUCKETS - 1],
-			 1);
+	atomic_fetch_add(
+		&sc.late[late < LATE_BUCKETS ? late : LATE_BUCKETS - 1], 1);
 	while (late > max && !try_cmpxchg(&sc.late_max, &max, late))
 		;
 	atomic_fetch_add(&sc.fired, 1);
@@ -107,7 +107,9 @@ static void log_expiry(uint64_t due, uint64_t ran)
 	if (i >= sc.cap)
 		return;
 	sc.log[i] = (struct expiry){ due, ran,
-		pc->wakes_timer + pc->wakes_ipi + pc->wakes_other, pc->cpu };
+				     pc->wakes_timer + pc->wakes_ipi +
+					     pc->wakes_other,
+				     pc->cpu };
 }
 
 static void periodic_fn(struct timer_list *t)
@@ -122,7 +124,7 @@ static void periodic_fn(struct timer_list *t)
 		return;
 	p->expires += p->period_j;
 	if (timer_before_eq(p->expires, now))
-		p->expires = now + 1;	/* fell behind: skip, do not burst */
+		p->expires = now + 1; /* fell behind: skip, do not burst */
 	mod_timer(&p->timer, p->expires);
 }
 
@@ -183,7 +185,8 @@ int scenario_check(const struct scenario_opts *o)
 	for (unsigned i = 0; i < o->nbusy; i++) {
 		if (o->busy[i] >= nr_cpus || !cpu_online[o->busy[i]]) {
 			printk("scenario: busy CPU %u is not online (CPUs "
-			       "0-%u)\n", o->busy[i], nr_cpus - 1);
+			       "0-%u)\n",
+			       o->busy[i], nr_cpus - 1);
 			return -1;
 		}
 	}
@@ -192,8 +195,8 @@ int scenario_check(const struct scenario_opts *o)
 
 		if (!cpu_present_booted(c) || c == smp_processor_id()) {
 			printk("scenario: hotplug CPU %u is not one that can "
-			       "go offline (CPUs 1-%u that came up)\n", c,
-			       nr_cpus - 1);
+			       "go offline (CPUs 1-%u that came up)\n",
+			       c, nr_cpus - 1);
 			return -1;
 		}
 	}
@@ -210,7 +213,8 @@ static int check_hotplug_busy(const struct scenario_opts *o)
 
 	if (o->nhotplug && !sc.busy[self]) {
 		printk("scenario: hotplug= needs the boot CPU %u busy; it runs "
-		       "the hotplug events\n", self);
+		       "the hotplug events\n",
+		       self);
 		return -1;
 	}
 	for (unsigned i = 0; i < o->nhotplug; i++) {
@@ -317,7 +321,8 @@ static uint64_t count_bound(void)
 	for (uint64_t i = 0; i < n; i++) {
 		const struct expiry *e = &sc.log[i];
 
-		if ((bound && !timer_after(e->due, last)) || seq[e->cpu] == e->seq)
+		if ((bound && !timer_after(e->due, last)) ||
+		    seq[e->cpu] == e->seq)
 			continue;
 		bound++;
 		last = e->ran;
@@ -327,7 +332,7 @@ static uint64_t count_bound(void)
 }
 
 /* Bounds the wait for the CPUs to settle before the window. */
-#define SETTLE_NS	(5 * NSEC_PER_SEC)
+#define SETTLE_NS (5 * NSEC_PER_SEC)
 
 /* Every other online CPU halted in its idle loop, its tick off if NOHZ. */
 static bool others_settled(void *arg)
@@ -390,7 +395,8 @@ static void report(const struct scenario_opts *o, uint64_t *idle_wakes,
 		       "isolated=%u\n",
 		       scenario_name(o->kind), c, per_cpu(c)->node, sc.busy[c],
 		       wt + wi + wo, wt, wi, wo,
-		       (now.idle_ns - b->idle_ns) / NSEC_PER_USEC, now.ticks - b->ticks,
+		       (now.idle_ns - b->idle_ns) / NSEC_PER_USEC,
+		       now.ticks - b->ticks,
 		       now.ts.expired_local - b->ts.expired_local,
 		       now.ts.expired_remote - b->ts.expired_remote,
 		       now.ts.pulled_for - b->ts.pulled_for,
@@ -410,7 +416,8 @@ static int scenario_setup(const struct scenario_opts *o)
 	 */
 	sc.cap = (uint64_t)nr_cpus *
 		 (tick_ns_to_jiffies(o->duration_ms * NSEC_PER_MSEC) /
-			  tick_ns_to_jiffies(o->period_ms * NSEC_PER_MSEC) + 2);
+			  tick_ns_to_jiffies(o->period_ms * NSEC_PER_MSEC) +
+		  2);
 	sc.log = kzalloc(sc.cap * sizeof(*sc.log));
 	if (!sc.timers || !sc.busy || !sc.before || !sc.log) {
 		printk("scenario: no memory\n");
@@ -425,8 +432,8 @@ static void arm_timers(uint64_t period_j)
 {
 	uint64_t j0 = tick_update_jiffies();
 
-	watchdog_stage("scenario", "arm_timers", STAGE_SLACK_MS +
-		       (uint64_t)nr_cpus * CALL_BOUND_MS);
+	watchdog_stage("scenario", "arm_timers",
+		       STAGE_SLACK_MS + (uint64_t)nr_cpus * CALL_BOUND_MS);
 	for (unsigned c = 0; c < nr_cpus; c++) {
 		struct periodic *p = &sc.timers[c];
 
@@ -463,8 +470,9 @@ static unsigned run_window(const struct scenario_opts *o)
 		if (cpu_online[c])
 			snapshot(c, &sc.before[c]);
 	/* Each hotplug operation waits up to a second for its CPU. */
-	watchdog_stage("scenario", "run", STAGE_SLACK_MS + o->duration_ms +
-		       2 * o->nhotplug * CALL_BOUND_MS + BUSY_WAIT_MS);
+	watchdog_stage("scenario", "run",
+		       STAGE_SLACK_MS + o->duration_ms +
+			       2 * o->nhotplug * CALL_BOUND_MS + BUSY_WAIT_MS);
 	t0 = clock_ns();
 	WRITE_ONCE(sc.end_ns, t0 + o->duration_ms * NSEC_PER_MSEC);
 	WRITE_ONCE(sc.win_j, tick_update_jiffies() + 1);
@@ -528,7 +536,8 @@ static unsigned check_result(unsigned nbusy_hk, uint64_t idle_twakes,
 	}
 	if (boot_opts.timer_model == TIMER_MODEL_PULL && iso_remote) {
 		printk("# scenario_check FAIL: %u isolated CPU(s) expired other "
-		       "CPUs' timers\n", iso_remote);
+		       "CPUs' timers\n",
+		       iso_remote);
 		failed++;
 	}
 	if (!sc.fired) {
@@ -557,16 +566,16 @@ unsigned scenario_run(const struct scenario_opts *o)
 	period_j = tick_ns_to_jiffies(o->period_ms * NSEC_PER_MSEC);
 	for (unsigned c = 0; c < nr_cpus; c++) {
 		nbusy += cpu_online[c] && sc.busy[c];
-		nbusy_hk += cpu_online[c] && sc.busy[c] && !per_cpu(c)->isolated;
+		nbusy_hk += cpu_online[c] && sc.busy[c] &&
+			    !per_cpu(c)->isolated;
 	}
 	printk("# scenario name=%s model=%s cpus=%u busy=%u period_ms=%u "
 	       "period_jiffies=%lu duration_ms=%u hz=%lu nohz=%s "
 	       "hotplug_events=%u\n",
 	       scenario_name(o->kind), timer_model_name(boot_opts.timer_model),
-	       num_online_cpus(), nbusy, o->period_ms,
-	       (unsigned long)period_j, o->duration_ms,
-	       (unsigned long)tick_hz(), tick_nohz_enabled() ? "on" : "off",
-	       o->nhotplug);
+	       num_online_cpus(), nbusy, o->period_ms, (unsigned long)period_j,
+	       o->duration_ms, (unsigned long)tick_hz(),
+	       tick_nohz_enabled() ? "on" : "off", o->nhotplug);
 	arm_timers(period_j);
 	hotplug_failed = run_window(o);
 	watchdog_stage("scenario", "report", STAGE_SLACK_MS);

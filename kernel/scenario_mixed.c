@@ -34,36 +34,42 @@
 #include "lib/time.h"
 #include "timer/timer.h"
 
-enum mx_kind { MX_TIMEOUT, MX_PERIODIC, MX_DEFERRABLE, MX_PINNED_PERIODIC,
-	       MX_PINNED_TIMEOUT, MX_SLEEP };
+enum mx_kind {
+	MX_TIMEOUT,
+	MX_PERIODIC,
+	MX_DEFERRABLE,
+	MX_PINNED_PERIODIC,
+	MX_PINNED_TIMEOUT,
+	MX_SLEEP
+};
 
 #define MX_TIMEOUTS	3
-#define MX_TIMERS	(MX_TIMEOUTS + 4)	/* and the sleeper, apart */
-#define MX_LATE_BUCKETS	64
+#define MX_TIMERS	(MX_TIMEOUTS + 4) /* and the sleeper, apart */
+#define MX_LATE_BUCKETS 64
 
 /* Per jiffy of the window: some CPU busy, a pinned wake, a global expiry. */
 enum mx_map { MX_BUSY, MX_PINNED_WAKE, MX_GLOBAL_DUE, MX_NR_MAPS };
 
 struct mx_timer {
-	struct timer_list t;	/* first: the callback casts back */
+	struct timer_list t; /* first: the callback casts back */
 	enum mx_kind kind;
 	unsigned owner;
-	uint64_t period_j;	/* periodic kinds */
+	uint64_t period_j; /* periodic kinds */
 	uint64_t expires;
-	bool fired;		/* MX_SLEEP; marked accesses */
+	bool fired; /* MX_SLEEP; marked accesses */
 };
 
 struct mx_cpu {
 	uint64_t rng;
 	struct mx_timer timers[MX_TIMERS];
 	struct mx_timer sleeper;
-	bool sleeping;			/* marked: its interrupts read it */
-	bool stopping;			/* its timers re-arm no more */
-	uint64_t last_counted_entry;	/* idle period already counted */
-	uint64_t w0, w1, twake0, twake1;	/* wakes at start, end */
+	bool sleeping;			 /* marked: its interrupts read it */
+	bool stopping;			 /* its timers re-arm no more */
+	uint64_t last_counted_entry;	 /* idle period already counted */
+	uint64_t w0, w1, twake0, twake1; /* wakes at start, end */
 	uint64_t idle0, idle1;
 	uint64_t sleeps, bursts, ops;
-	uint64_t pinned_wakes;		/* idle periods a pinned timer ended */
+	uint64_t pinned_wakes; /* idle periods a pinned timer ended */
 };
 
 static struct {
@@ -96,8 +102,9 @@ static void note_expiry(uint64_t now, uint64_t expires)
 		atomic_fetch_add(&mx.early, 1);
 		return;
 	}
-	atomic_fetch_add(&mx.late[late < MX_LATE_BUCKETS ? late :
-					    MX_LATE_BUCKETS - 1], 1);
+	atomic_fetch_add(
+		&mx.late[late < MX_LATE_BUCKETS ? late : MX_LATE_BUCKETS - 1],
+		1);
 	while (late > max && !try_cmpxchg(&mx.late_max, &max, late))
 		;
 	atomic_fetch_add(&mx.fired, 1);
@@ -138,7 +145,7 @@ static void mx_fn(struct timer_list *t)
 		return;
 	m->expires += m->period_j;
 	if (timer_before_eq(m->expires, now))
-		m->expires = now + 1;	/* fell behind: skip, do not burst */
+		m->expires = now + 1; /* fell behind: skip, do not burst */
 	mod_timer(&m->t, m->expires);
 }
 
@@ -150,8 +157,10 @@ static void mx_arm(struct mx_timer *m, uint64_t expires)
 
 static void setup_timers(struct mx_cpu *c, unsigned cpu)
 {
-	static const struct { enum mx_kind kind; unsigned flags, periods; }
-	kinds[MX_TIMERS - MX_TIMEOUTS] = {
+	static const struct {
+		enum mx_kind kind;
+		unsigned flags, periods;
+	} kinds[MX_TIMERS - MX_TIMEOUTS] = {
 		{ MX_PERIODIC, 0, 1 },
 		{ MX_DEFERRABLE, TIMER_DEFERRABLE, 4 },
 		{ MX_PINNED_PERIODIC, TIMER_PINNED, 2 },
@@ -168,8 +177,9 @@ static void setup_timers(struct mx_cpu *c, unsigned cpu)
 		timer_setup(&m->t, mx_fn, k ? kinds[k - 1].flags : 0);
 		m->period_j = k ? kinds[k - 1].periods * mx.period_j : 0;
 		if (m->period_j)
-			mx_arm(m, now + 1 + rand_below(&c->rng,
-						       (unsigned)m->period_j));
+			mx_arm(m, now + 1 +
+					  rand_below(&c->rng,
+						     (unsigned)m->period_j));
 	}
 	c->sleeper.owner = cpu;
 	c->sleeper.kind = MX_SLEEP;
@@ -255,9 +265,10 @@ static void worker(void *arg)
 	 * runs the same bursts and the same timer operations.
 	 */
 	for (uint64_t next = mx.t0_ns; next < mx.end_ns;) {
-		uint64_t busy = (uint64_t)rand_range(&c->rng, 200, 4000) * NSEC_PER_USEC;
-		uint64_t idle =
-			(uint64_t)rand_range(&c->rng, 1000, 25000) * NSEC_PER_USEC;
+		uint64_t busy = (uint64_t)rand_range(&c->rng, 200, 4000) *
+				NSEC_PER_USEC;
+		uint64_t idle = (uint64_t)rand_range(&c->rng, 1000, 25000) *
+				NSEC_PER_USEC;
 
 		sleep_until(c, next);
 		c->bursts++;
@@ -322,10 +333,11 @@ static unsigned report(const struct scenario_opts *o, unsigned ncpus)
 		ops += m->ops;
 		printk("# stat scenario=mixed cpu=%u node=%u wakes=%lu "
 		       "wakes_timer=%lu idle_us=%lu sleeps=%lu bursts=%lu "
-		       "pinned_wakes=%lu\n", c, per_cpu(c)->node,
-		       m->w1 - m->w0, m->twake1 - m->twake0,
-		       (m->idle1 - m->idle0) / NSEC_PER_USEC, m->sleeps, m->bursts,
-		       m->pinned_wakes);
+		       "pinned_wakes=%lu\n",
+		       c, per_cpu(c)->node, m->w1 - m->w0,
+		       m->twake1 - m->twake0,
+		       (m->idle1 - m->idle0) / NSEC_PER_USEC, m->sleeps,
+		       m->bursts, m->pinned_wakes);
 	}
 	printk("# scenario_result name=mixed model=%s idle_cpus=%u "
 	       "idle_wakes=%lu idle_timer_wakes=%lu lower_bound_wakes=%lu "
@@ -346,7 +358,8 @@ static unsigned report(const struct scenario_opts *o, unsigned ncpus)
 	}
 	if (wakes < bound) {
 		printk("# scenario_check FAIL: %lu wakes beat the lower bound "
-		       "%lu\n", wakes, bound);
+		       "%lu\n",
+		       wakes, bound);
 		failed++;
 	}
 	return failed;

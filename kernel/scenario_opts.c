@@ -27,7 +27,7 @@ static bool word_is(const char *w, size_t len, const char *name)
 }
 
 static int fail(char *err, size_t errlen, const char *fmt, ...)
-    __printf_fmt(3, 4);
+	__printf_fmt(3, 4);
 
 /* errfmt() and the error code every parse failure here returns. */
 static int fail(char *err, size_t errlen, const char *fmt, ...)
@@ -71,7 +71,8 @@ static int parse_hotplug(const char *w, size_t len, struct scenario_opts *o,
 	    parse_uint(w + at + 1, len - at - 1, &ms) || ms > 3600000)
 		return fail(err, errlen,
 			    "scenario: bad hotplug= entry '%.*s' (expected "
-			    "CPU@MS, MS 0..3600000)", (int)len, w);
+			    "CPU@MS, MS 0..3600000)",
+			    (int)len, w);
 	if (o->nhotplug == SCENARIO_MAX_HOTPLUG)
 		return fail(err, errlen,
 			    "scenario: at most %u hotplug= entries",
@@ -111,10 +112,11 @@ static int parse_word(const char *w, size_t len, const char **key,
 		else if (word_is(w, klen, "seed"))
 			*key = "seed";
 		else
-			return fail(err, errlen,
-				    "scenario: unknown key '%.*s' (expected "
-				    "period_ms=, duration_ms=, busy=, hotplug=, seed=)",
-				    (int)klen, w);
+			return fail(
+				err, errlen,
+				"scenario: unknown key '%.*s' (expected "
+				"period_ms=, duration_ms=, busy=, hotplug=, seed=)",
+				(int)klen, w);
 	} else if (!*key || (strcmp(*key, "busy") != 0 &&
 			     strcmp(*key, "hotplug") != 0)) {
 		return fail(err, errlen, "scenario: '%.*s' is not key=value",
@@ -136,9 +138,11 @@ static int parse_word(const char *w, size_t len, const char **key,
 
 		if (strcmp(*key, "seed") == 0) {
 			if (parse_uint(val, vlen, &v))
-				return fail(err, errlen,
-					    "scenario: bad seed '%.*s' (expected "
-					    "an unsigned number)", (int)vlen, val);
+				return fail(
+					err, errlen,
+					"scenario: bad seed '%.*s' (expected "
+					"an unsigned number)",
+					(int)vlen, val);
 			o->seed = v;
 			return 0;
 		}
@@ -201,16 +205,18 @@ int scenario_parse(const char *s, struct scenario_opts *out, char *err,
 		s += n;
 	}
 	if (out->kind == SCENARIO_MIXED && (out->nbusy || out->nhotplug))
-		return fail(err, errlen,
-			    "scenario: mixed takes no busy= or hotplug= (its CPUs "
-			    "go busy and idle at random)");
+		return fail(
+			err, errlen,
+			"scenario: mixed takes no busy= or hotplug= (its CPUs "
+			"go busy and idle at random)");
 	if (out->kind == SCENARIO_ALL_IDLE && out->nbusy)
 		return fail(err, errlen,
 			    "scenario: all_idle takes no busy= CPUs");
 	if (out->kind == SCENARIO_ALL_IDLE && out->nhotplug)
-		return fail(err, errlen,
-			    "scenario: all_idle takes no hotplug= (the boot "
-			    "CPU, which runs the hotplug events, must be busy)");
+		return fail(
+			err, errlen,
+			"scenario: all_idle takes no hotplug= (the boot "
+			"CPU, which runs the hotplug events, must be busy)");
 	for (k = 0; k < out->nhotplug; k++)
 		if (out->hotplug[k].at_ms >= out->duration_ms)
 			return fail(err, errlen,

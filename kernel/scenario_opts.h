@@ -22,27 +22,27 @@ enum scenario_kind {
 	SCENARIO_NONE,
 	SCENARIO_ONE_BUSY,	/* busy CPUs (default CPU 0) run, others idle */
 	SCENARIO_ALL_IDLE,	/* every CPU idle, the boot CPU too */
-	SCENARIO_BUSY_PER_NODE,	/* the first CPU of each node busy */
+	SCENARIO_BUSY_PER_NODE, /* the first CPU of each node busy */
 	SCENARIO_MIXED,		/* random busy/idle, timers of every kind */
 };
 
-#define SCENARIO_MAX_BUSY	64	/* explicit busy= entries */
-#define SCENARIO_MAX_HOTPLUG	64	/* hotplug= entries */
+#define SCENARIO_MAX_BUSY    64 /* explicit busy= entries */
+#define SCENARIO_MAX_HOTPLUG 64 /* hotplug= entries */
 
 struct scenario_hotplug {
 	unsigned int cpu;
-	unsigned int at_ms;		/* from the start of the run */
+	unsigned int at_ms; /* from the start of the run */
 };
 
 struct scenario_opts {
 	enum scenario_kind kind;
 	unsigned int period_ms;
 	unsigned int duration_ms;
-	unsigned int seed;		/* mixed: the workload's seed */
-	unsigned int nbusy;		/* 0: the scenario's default */
+	unsigned int seed;  /* mixed: the workload's seed */
+	unsigned int nbusy; /* 0: the scenario's default */
 	unsigned int busy[SCENARIO_MAX_BUSY];
 	unsigned int nhotplug;
-	struct scenario_hotplug hotplug[SCENARIO_MAX_HOTPLUG];	/* by at_ms */
+	struct scenario_hotplug hotplug[SCENARIO_MAX_HOTPLUG]; /* by at_ms */
 };
 
 int scenario_parse(const char *s, struct scenario_opts *out, char *err,

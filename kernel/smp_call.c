@@ -8,7 +8,7 @@
 #include "lib/atomic.h"
 #include "lib/time.h"
 
-#define CALL_WAIT_NS	NSEC_PER_SEC
+#define CALL_WAIT_NS NSEC_PER_SEC
 
 static bool send(unsigned cpu, struct percpu_call *c, void (*fn)(void *),
 		 void *arg)
@@ -19,8 +19,8 @@ static bool send(unsigned cpu, struct percpu_call *c, void (*fn)(void *),
 	return arch_send_ipi(cpu, CALL_FUNCTION_VECTOR);
 }
 
-bool spin_wait_until_named(const char *what, bool (*done)(void *arg),
-			   void *arg, unsigned long long timeout_ns)
+bool spin_wait_until_named(const char *what, bool (*done)(void *arg), void *arg,
+			   unsigned long long timeout_ns)
 {
 	uint64_t t0 = clock_ns();
 	struct watchdog_wait saved;

@@ -29,8 +29,8 @@ bool smp_run_wait(unsigned cpu, unsigned long long timeout_ns);
  * Spin (interrupts as they are, the CPU stays busy) until @done(@arg), at
  * most @timeout_ns; returns whether @done became true.
  */
-bool spin_wait_until_named(const char *what, bool (*done)(void *arg),
-			   void *arg, unsigned long long timeout_ns);
+bool spin_wait_until_named(const char *what, bool (*done)(void *arg), void *arg,
+			   unsigned long long timeout_ns);
 /* The watchdog's dump names the wait after the @done predicate. */
 #define spin_wait_until(done, arg, timeout_ns) \
 	spin_wait_until_named(#done, (done), (arg), (timeout_ns))

@@ -19,8 +19,8 @@ void raise_timer_softirq(void)
  * that is the deferral, and an idle CPU keeps its tick while the wheel
  * has work due.
  */
-#define SOFTIRQ_MAX_RESTART	10
-#define SOFTIRQ_MAX_NS		(2 * NSEC_PER_MSEC)
+#define SOFTIRQ_MAX_RESTART 10
+#define SOFTIRQ_MAX_NS	    (2 * NSEC_PER_MSEC)
 
 void irq_exit_softirq(void)
 {

@@ -14,11 +14,14 @@
 #include "lib/atomic.h"
 
 typedef struct {
-	uint32_t next;		/* ticket handed to the next arrival */
-	uint32_t owner;		/* ticket being served */
+	uint32_t next;	/* ticket handed to the next arrival */
+	uint32_t owner; /* ticket being served */
 } spinlock_t;
 
-#define SPINLOCK_INIT { 0, 0 }
+#define SPINLOCK_INIT \
+	{             \
+		0, 0  \
+	}
 
 static inline void spin_lock_init(spinlock_t *l)
 {
@@ -70,16 +73,16 @@ static inline void local_irq_disable(void)
 	__asm__ volatile("cli" ::: "memory");
 }
 
-#define spin_lock_irqsave(l, flags)					\
-	do {								\
-		(flags) = local_irq_save();				\
-		spin_lock(l);						\
+#define spin_lock_irqsave(l, flags)         \
+	do {                                \
+		(flags) = local_irq_save(); \
+		spin_lock(l);               \
 	} while (0)
 
-#define spin_unlock_irqrestore(l, flags)				\
-	do {								\
-		spin_unlock(l);						\
-		local_irq_restore(flags);				\
+#define spin_unlock_irqrestore(l, flags)  \
+	do {                              \
+		spin_unlock(l);           \
+		local_irq_restore(flags); \
 	} while (0)
 
 #endif

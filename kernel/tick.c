@@ -22,7 +22,7 @@ uint64_t jiffies64;
 enum { TICK_RESTART_EVENT_DUE, TICK_RESTART_IDLE_EXIT };
 
 static uint64_t initial_jiffies;
-static uint64_t jiffies_epoch_ns;	/* clock time of initial_jiffies */
+static uint64_t jiffies_epoch_ns; /* clock time of initial_jiffies */
 static unsigned int hz;
 static bool nohz;
 
@@ -134,8 +134,9 @@ void tick_interrupt(void)
 	 * host's scheduling, which timer tests allow for (0 when unknown).
 	 */
 	p->tick_irq_delay_ns = p->tick_next_ns != TMIGR_NONE_NS &&
-				       now > p->tick_next_ns ?
-			       now - p->tick_next_ns : 0;
+					       now > p->tick_next_ns ?
+				       now - p->tick_next_ns :
+				       0;
 	/* The one-shot fired: nothing is armed until we say so. */
 	p->tick_next_ns = TMIGR_NONE_NS;
 	tick_update_jiffies();

@@ -14,7 +14,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#define TICK_INITIAL_SECONDS	5
+#define TICK_INITIAL_SECONDS 5
 
 extern uint64_t jiffies64;
 

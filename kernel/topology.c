@@ -47,8 +47,8 @@ static void print_cpus(void)
 
 		cputopo_decode(&layout, ids[i], &pkg, &core, &thread);
 		printk("# cpu cpu=%u apic=%u node=%u package=%u core=%u "
-		       "thread=%u\n", i, ids[i], acpi_cpus[i].node, pkg, core,
-		       thread);
+		       "thread=%u\n",
+		       i, ids[i], acpi_cpus[i].node, pkg, core, thread);
 	}
 }
 
@@ -96,7 +96,8 @@ int topology_init(void)
 		printk("acpi: %u CPUs present, only the first %u are used\n",
 		       acpi_topo.ncpus_present, acpi_topo.ncpus);
 	printk("# acpi cpus=%u nodes=%u srat=%s slit=%s ioapics=%u "
-	       "lapic=0x%lx\n", acpi_topo.ncpus, acpi_topo.nnodes,
+	       "lapic=0x%lx\n",
+	       acpi_topo.ncpus, acpi_topo.nnodes,
 	       acpi_topo.have_srat ? "yes" : "no",
 	       acpi_topo.have_slit ? "yes" : "no", acpi_topo.nioapics,
 	       (unsigned long)acpi_topo.lapic_phys);

@@ -27,7 +27,7 @@
 /* Read by every tracepoint, written twice: its own cache line. */
 uint32_t trace_enabled_mask __attribute__((aligned(64)));
 
-static struct trace_ring *rings;	/* [nr_cpus], NULL when off */
+static struct trace_ring *rings; /* [nr_cpus], NULL when off */
 static unsigned int nrings;
 
 void trace_init(void)
@@ -55,7 +55,8 @@ void trace_init(void)
 	return;
 nomem:
 	printk("trace: no memory for %u per-CPU buffers of %lu bytes "
-	       "(trace_buf=)\n", nr_cpus, (unsigned long)bytes);
+	       "(trace_buf=)\n",
+	       nr_cpus, (unsigned long)bytes);
 	debug_exit(EXIT_FAIL);
 }
 
@@ -77,9 +78,9 @@ const struct trace_ring *trace_cpu_ring(unsigned int cpu)
 
 /* The dump's view of one ring. */
 struct cursor {
-	uint64_t next, head;		/* next index to read; end */
-	uint64_t dumped, lost;		/* lost: overwritten or unreadable */
-	bool have;			/* rec holds record next - 1 */
+	uint64_t next, head;   /* next index to read; end */
+	uint64_t dumped, lost; /* lost: overwritten or unreadable */
+	bool have;	       /* rec holds record next - 1 */
 	struct trace_rec rec;
 };
 
@@ -115,7 +116,7 @@ static bool earlier(const struct cursor *cur, unsigned int a, unsigned int b)
 {
 	uint64_t ta = cur[a].rec.ts, tb = cur[b].rec.ts;
 
-	return ta < tb || (ta == tb && a < b);	/* ties: in CPU order */
+	return ta < tb || (ta == tb && a < b); /* ties: in CPU order */
 }
 
 static void heap_down(unsigned int *heap, unsigned int n,
@@ -156,13 +157,13 @@ void trace_dump(void)
 		return;
 	}
 	printk("# trace begin events=%s cpus=%u buf=%lu rec_bytes=%lu "
-	       "records_per_cpu=%u clock=ns\n", boot_opts.trace, nrings,
-	       (unsigned long)boot_opts.trace_buf,
+	       "records_per_cpu=%u clock=ns\n",
+	       boot_opts.trace, nrings, (unsigned long)boot_opts.trace_buf,
 	       (unsigned long)sizeof(struct trace_rec), rings[0].nrecs);
 	for (unsigned int c = 0; c < nrings; c++) {
 		cur[c].head = trace_ring_head(&rings[c]);
 		cur[c].next = trace_ring_oldest(&rings[c], cur[c].head);
-		cur[c].lost = cur[c].next;	/* overwritten */
+		cur[c].lost = cur[c].next; /* overwritten */
 		cursor_fill(&rings[c], &cur[c]);
 		if (cur[c].have)
 			heap[n++] = c;
@@ -180,8 +181,9 @@ void trace_dump(void)
 		heap_down(heap, n, cur, 0);
 	}
 	for (unsigned int c = 0; c < nrings; c++) {
-		printk("# trace_cpu cpu=%u written=%lu dumped=%lu lost=%lu\n", c,
-		       (unsigned long)cur[c].head, (unsigned long)cur[c].dumped,
+		printk("# trace_cpu cpu=%u written=%lu dumped=%lu lost=%lu\n",
+		       c, (unsigned long)cur[c].head,
+		       (unsigned long)cur[c].dumped,
 		       (unsigned long)cur[c].lost);
 		total += cur[c].dumped;
 		lost += cur[c].lost;

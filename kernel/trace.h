@@ -24,7 +24,7 @@ extern uint32_t trace_enabled_mask;
 
 void trace_record(unsigned int id, const uint64_t *args, unsigned int n);
 
-#define trace(ev, ...)							\
+#define trace(ev, ...) \
 	TRACE_POINT(trace_enabled_mask, trace_record, ev, __VA_ARGS__)
 
 /*

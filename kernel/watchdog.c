@@ -21,7 +21,7 @@
 #include "timer/timer_migration.h"
 #include "timer/timer_peek.h"
 
-#define CHECK_EVERY_NS	1000000000ULL
+#define CHECK_EVERY_NS 1000000000ULL
 
 struct wd_cpu *wd_cpus;
 uint64_t wd_stall_ns;
@@ -79,7 +79,7 @@ void watchdog_wait_end(const struct watchdog_wait *saved)
 
 void watchdog_stage(const char *what, const char *detail, uint64_t expect_ms)
 {
-	WRITE_ONCE(wd_stage.what, 0);	/* a reader sees old or new, whole */
+	WRITE_ONCE(wd_stage.what, 0); /* a reader sees old or new, whole */
 	wd_stage.detail = detail;
 	wd_stage.since_ns = clock_ns();
 	wd_stage.expect_ns = expect_ms * NSEC_PER_MSEC;
@@ -95,7 +95,7 @@ bool watchdog_nmi(const struct trap_frame *f)
 		return false;
 	req = smp_load_acquire(&w->nmi_req);
 	if (req == READ_ONCE(w->nmi_seq))
-		return false;		/* not ours: the caller's panic */
+		return false; /* not ours: the caller's panic */
 	w->rip = f->rip;
 	w->rsp = f->rsp;
 	w->rbp = f->rbp;
@@ -123,8 +123,8 @@ static bool no_timer_irq(const struct percpu *p, uint64_t now, bool print)
 		return false;
 	if (print)
 		printk("# watchdog stall cpu=%u kind=no_timer_irq armed_ms_ago=%lu "
-		       "last_timer_irq_ms_ago=%lu\n", p->cpu, ms(now - armed),
-		       ms(now - last));
+		       "last_timer_irq_ms_ago=%lu\n",
+		       p->cpu, ms(now - armed), ms(now - last));
 	return true;
 }
 
@@ -158,8 +158,9 @@ static bool overdue(unsigned int cpu, uint64_t jnow, bool print)
 		found = true;
 		if (print)
 			printk("# watchdog stall cpu=%u kind=overdue base=%s "
-			       "due_jiffies_ago=%lu\n", cpu,
-			       timer_peek_base_name(b), jnow - v.next_expiry);
+			       "due_jiffies_ago=%lu\n",
+			       cpu, timer_peek_base_name(b),
+			       jnow - v.next_expiry);
 	}
 	return found;
 }
@@ -173,8 +174,8 @@ static bool stage_overrun(uint64_t now, bool print)
 		return false;
 	if (print)
 		printk("# watchdog stall kind=stage stage=%s/%s expected_ms=%lu "
-		       "running_ms=%lu\n", what,
-		       wd_stage.detail ? wd_stage.detail : "-",
+		       "running_ms=%lu\n",
+		       what, wd_stage.detail ? wd_stage.detail : "-",
 		       ms(wd_stage.expect_ns), ms(now - wd_stage.since_ns));
 	return true;
 }

@@ -22,9 +22,9 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#define WATCHDOG_DEFAULT_S	20
-#define WATCHDOG_MAX_S		3600
-#define WATCHDOG_MAX_DUMPS	2
+#define WATCHDOG_DEFAULT_S 20
+#define WATCHDOG_MAX_S	   3600
+#define WATCHDOG_MAX_DUMPS 2
 
 struct trap_frame;
 

@@ -26,18 +26,18 @@
 #include "timer/timer_peek.h"
 
 /* Under TCG every vCPU thread must get the host once: more CPUs, longer. */
-#define NMI_WAIT_NS(cpus)	((1000 + 20 * (uint64_t)(cpus)) * NSEC_PER_MSEC)
-#define NMI_WAIT_MAX_NS		(5000 * NSEC_PER_MSEC)
-#define CONSOLE_SPINS		100000000UL
-#define TRACE_DEPTH		8
-#define KERNEL_HALF		0xffff800000000000ULL
-#define MAX_GROUPS_SHOWN	4096
-#define RFLAGS_IF		(1ULL << 9)
-#define TMIGR_PATH_MAX		16
+#define NMI_WAIT_NS(cpus) ((1000 + 20 * (uint64_t)(cpus)) * NSEC_PER_MSEC)
+#define NMI_WAIT_MAX_NS	  (5000 * NSEC_PER_MSEC)
+#define CONSOLE_SPINS	  100000000UL
+#define TRACE_DEPTH	  8
+#define KERNEL_HALF	  0xffff800000000000ULL
+#define MAX_GROUPS_SHOWN  4096
+#define RFLAGS_IF	  (1ULL << 9)
+#define TMIGR_PATH_MAX	  16
 
 struct sample {
 	uint64_t rip, rsp, rbp, rflags;
-	const char *from;		/* "nmi", "self" or "none" */
+	const char *from; /* "nmi", "self" or "none" */
 };
 
 /* A CPU that came up at some point: its GS, IDT and LAPIC are set. */
@@ -188,9 +188,9 @@ static void dump_where(unsigned int c, const struct sample *s, uint64_t now)
 	int ac = arg_cpu(arg);
 
 	printk("# watchdog cpu=%u node=%u state=%s regs=%s rip=0x%lx "
-	       "rsp=0x%lx rbp=0x%lx if=%u\n", c, per_cpu(c)->node,
-	       cpu_state(c), s->from, s->rip, s->rsp, s->rbp,
-	       (s->rflags & RFLAGS_IF) ? 1 : 0);
+	       "rsp=0x%lx rbp=0x%lx if=%u\n",
+	       c, per_cpu(c)->node, cpu_state(c), s->from, s->rip, s->rsp,
+	       s->rbp, (s->rflags & RFLAGS_IF) ? 1 : 0);
 	walk_stack(s->from[0] == 'n' || s->from[0] == 's' ? s->rbp : 0, trace,
 		   sizeof(trace));
 	printk("# watchdog cpu=%u trace=%s\n", c, trace);
@@ -200,7 +200,8 @@ static void dump_where(unsigned int c, const struct sample *s, uint64_t now)
 	}
 	if (ac >= 0)
 		printk("# watchdog cpu=%u wait=%s arg=0x%lx arg_cpu=%d "
-		       "for_ms=%lu\n", c, what, (uint64_t)arg, ac,
+		       "for_ms=%lu\n",
+		       c, what, (uint64_t)arg, ac,
 		       (now - READ_ONCE(w->wait.since)) / NSEC_PER_MSEC);
 	else
 		printk("# watchdog cpu=%u wait=%s arg=0x%lx for_ms=%lu\n", c,
@@ -218,11 +219,10 @@ static void dump_timers(unsigned int c, uint64_t now, uint64_t jnow)
 	rel_ms(irq, sizeof(irq), last ? (last < now ? last : now) : UINT64_MAX,
 	       now);
 	printk("# watchdog cpu=%u tick stopped=%u armed=%s last_timer_irq=%s "
-	       "ticks=%lu softirq_pending=%u in_softirq=%u\n", c,
-	       READ_ONCE(p->tick_stopped),
+	       "ticks=%lu softirq_pending=%u in_softirq=%u\n",
+	       c, READ_ONCE(p->tick_stopped),
 	       rel_ms(armed, sizeof(armed), READ_ONCE(p->tick_next_ns), now),
-	       irq,
-	       READ_ONCE(p->ticks), READ_ONCE(p->softirq_pending),
+	       irq, READ_ONCE(p->ticks), READ_ONCE(p->softirq_pending),
 	       READ_ONCE(p->in_softirq));
 	for (unsigned int b = 0; b < TIMER_PEEK_NR_BASES; b++) {
 		struct timer_base_peek v;
@@ -233,8 +233,9 @@ static void dump_timers(unsigned int c, uint64_t now, uint64_t jnow)
 		       "pending=%u idle=%u locked=%u expiring=%u offline=%u\n",
 		       c, timer_peek_base_name(b),
 		       rel_j(clk, sizeof(clk), v.clk, jnow),
-		       v.pending ? rel_j(next, sizeof(next), v.next_expiry, jnow)
-				 : "none",
+		       v.pending ?
+			       rel_j(next, sizeof(next), v.next_expiry, jnow) :
+			       "none",
 		       v.pending, v.idle, v.locked, v.expiry_active, v.offline);
 	}
 }
@@ -269,10 +270,10 @@ static void dump_tmigr(unsigned int c, uint64_t now)
 	}
 	printk("# watchdog cpu=%u tmigr online=%u idle=%u remote=%u locked=%u "
 	       "group=%u childmask=0x%x group_active=0x%x group_migrator=0x%x "
-	       "migrator_levels=%u/%u wakeup=%s\n", c, t.online, t.idle,
-	       t.remote, t.locked, path[0].id, t.childmask, path[0].active,
-	       path[0].migrator, migrator_levels(&t, path, n), n,
-	       rel_ms(wake, sizeof(wake), t.wakeup, now));
+	       "migrator_levels=%u/%u wakeup=%s\n",
+	       c, t.online, t.idle, t.remote, t.locked, path[0].id, t.childmask,
+	       path[0].active, path[0].migrator, migrator_levels(&t, path, n),
+	       n, rel_ms(wake, sizeof(wake), t.wakeup, now));
 }
 
 /* Every group on some CPU's path, once, level 0 first per CPU. */
@@ -300,8 +301,8 @@ static void dump_groups(uint64_t now)
 				snprintf(node, sizeof(node), "%u", g->node);
 			printk("# watchdog group id=%u level=%u node=%s "
 			       "parent_bit=0x%x active=0x%x migrator=0x%x "
-			       "seq=%u next_expiry=%s locked=%u\n", g->id,
-			       g->level, node, g->childmask, g->active,
+			       "seq=%u next_expiry=%s locked=%u\n",
+			       g->id, g->level, node, g->childmask, g->active,
 			       g->migrator, g->seq,
 			       rel_ms(next, sizeof(next), g->next_expiry, now),
 			       g->locked);
@@ -337,10 +338,10 @@ void watchdog_dump(const char *reason, const struct trap_frame *self)
 	jnow = tick_update_jiffies();
 	printk("# watchdog begin reason=%s by_cpu=%u cpus=%u online=%u "
 	       "stall_s=%lu uptime_ms=%lu jiffies=%lu nmi_sent=%u "
-	       "nmi_answered=%u console=%s\n", reason, me, nr_cpus,
-	       num_online_cpus(), wd_stall_ns / (NSEC_PER_MSEC * 1000),
-	       now / NSEC_PER_MSEC, jnow, sent, got,
-	       console_ok ? "free" : "broken");
+	       "nmi_answered=%u console=%s\n",
+	       reason, me, nr_cpus, num_online_cpus(),
+	       wd_stall_ns / (NSEC_PER_MSEC * 1000), now / NSEC_PER_MSEC, jnow,
+	       sent, got, console_ok ? "free" : "broken");
 	dump_stage(now);
 	wd_scan(now, true);
 	for (unsigned int c = 0; c < nr_cpus; c++) {

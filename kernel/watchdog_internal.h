@@ -15,18 +15,18 @@
 struct wd_cpu {
 	struct watchdog_wait wait;
 	uint32_t nmi_req, nmi_seq;
-	bool nmi_asked;			/* sent an NMI in the current dump */
+	bool nmi_asked; /* sent an NMI in the current dump */
 	uint64_t rip, rsp, rbp, rflags;
 };
 
 struct wd_stage {
 	const char *what, *detail;
 	uint64_t since_ns;
-	uint64_t expect_ns;	/* 0: no bound */
+	uint64_t expect_ns; /* 0: no bound */
 };
 
-extern struct wd_cpu *wd_cpus;	/* nr_cpus of them, NULL when off */
-extern uint64_t wd_stall_ns;	/* N, in ns */
+extern struct wd_cpu *wd_cpus; /* nr_cpus of them, NULL when off */
+extern uint64_t wd_stall_ns;   /* N, in ns */
 extern struct wd_stage wd_stage;
 
 /*

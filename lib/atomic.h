@@ -15,7 +15,7 @@
 #define READ_ONCE(x)		__atomic_load_n(&(x), __ATOMIC_RELAXED)
 #define WRITE_ONCE(x, v)	__atomic_store_n(&(x), (v), __ATOMIC_RELAXED)
 #define smp_load_acquire(p)	__atomic_load_n((p), __ATOMIC_ACQUIRE)
-#define smp_store_release(p, v)	__atomic_store_n((p), (v), __ATOMIC_RELEASE)
+#define smp_store_release(p, v) __atomic_store_n((p), (v), __ATOMIC_RELEASE)
 #define smp_mb()		__atomic_thread_fence(__ATOMIC_SEQ_CST)
 /*
  * Store-store and load-load ordering, as Linux's smp_wmb()/smp_rmb(),
@@ -28,11 +28,11 @@
  * try_cmpxchg(ptr, &old, new): if *ptr == old store new and return true,
  * else load *ptr into old and return false.  Fully ordered, as Linux's.
  */
-#define try_cmpxchg(p, oldp, new)					\
-	__atomic_compare_exchange_n((p), (oldp), (new), false,		\
+#define try_cmpxchg(p, oldp, new)                              \
+	__atomic_compare_exchange_n((p), (oldp), (new), false, \
 				    __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST)
-#define atomic_fetch_add(p, v)	__atomic_fetch_add((p), (v), __ATOMIC_SEQ_CST)
-#define atomic_xchg(p, v)	__atomic_exchange_n((p), (v), __ATOMIC_SEQ_CST)
-#define atomic_fetch_or(p, v)	__atomic_fetch_or((p), (v), __ATOMIC_SEQ_CST)
+#define atomic_fetch_add(p, v) __atomic_fetch_add((p), (v), __ATOMIC_SEQ_CST)
+#define atomic_xchg(p, v)      __atomic_exchange_n((p), (v), __ATOMIC_SEQ_CST)
+#define atomic_fetch_or(p, v)  __atomic_fetch_or((p), (v), __ATOMIC_SEQ_CST)
 
 #endif /* LIB_ATOMIC_H */

@@ -120,8 +120,8 @@ int parse_bool(const char *s, size_t len, bool *out)
 }
 
 /* Parse a decimal CPU number at s[*pos..len), advancing *pos. */
-static int cpulist_num(const char *s, size_t len, size_t *pos,
-		       unsigned int max, unsigned int *out)
+static int cpulist_num(const char *s, size_t len, size_t *pos, unsigned int max,
+		       unsigned int *out)
 {
 	size_t start = *pos;
 	uint64_t v;
@@ -178,7 +178,7 @@ static int cpulist_walk(const char *s, size_t len, cpulist_set_fn set,
 			set(cpu, arg);
 		if (pos == len)
 			return 0;
-		pos++;	/* skip ',' ; a trailing comma fails in cpulist_num */
+		pos++; /* skip ',' ; a trailing comma fails in cpulist_num */
 	}
 }
 

@@ -12,20 +12,20 @@
 
 #include "lib/printf.h"
 
-#define F_LEFT	0x01	/* '-': left-justify */
-#define F_ZERO	0x02	/* '0': pad numbers with zeros */
-#define F_PLUS	0x04	/* '+': always print a sign */
-#define F_SPACE	0x08	/* ' ': space in place of '+' */
-#define F_ALT	0x10	/* '#': 0x prefix / leading octal 0 */
+#define F_LEFT	0x01 /* '-': left-justify */
+#define F_ZERO	0x02 /* '0': pad numbers with zeros */
+#define F_PLUS	0x04 /* '+': always print a sign */
+#define F_SPACE 0x08 /* ' ': space in place of '+' */
+#define F_ALT	0x10 /* '#': 0x prefix / leading octal 0 */
 
-#define FMT_MAX_WIDTH	4096	/* clamp absurd widths/precisions */
+#define FMT_MAX_WIDTH 4096 /* clamp absurd widths/precisions */
 
 enum fmt_len { LEN_NONE, LEN_HH, LEN_H, LEN_L, LEN_LL, LEN_Z, LEN_J, LEN_T };
 
 struct fmt_spec {
 	unsigned int flags;
 	int width;
-	int prec;		/* -1: not given */
+	int prec; /* -1: not given */
 	enum fmt_len len;
 };
 
@@ -243,8 +243,9 @@ static void emit_number(struct fmt_out *o, const struct fmt_spec *spec,
 	char tmp[24];
 	int ndigits, zeros, plen, pad;
 
-	ndigits = (spec->prec == 0 && val == 0) ? 0 :
-		  utoa_rev(tmp, val, base, upper);
+	ndigits = (spec->prec == 0 && val == 0) ?
+			  0 :
+			  utoa_rev(tmp, val, base, upper);
 	zeros = spec->prec > ndigits ? spec->prec - ndigits : 0;
 	/* '#' with %o: the first digit printed must be a zero. */
 	if ((spec->flags & F_ALT) && base == 8 && zeros == 0 &&

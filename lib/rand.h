@@ -20,7 +20,7 @@ static inline uint64_t rand_seed(uint64_t seed, unsigned stream)
 	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
 	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
 	z ^= z >> 31;
-	return z ? z : 1;	/* xorshift's one forbidden state */
+	return z ? z : 1; /* xorshift's one forbidden state */
 }
 
 static inline uint64_t rand_next(uint64_t *s)

@@ -10,10 +10,10 @@
 
 #include <stdint.h>
 
-#define MSEC_PER_SEC	((uint64_t)1000)
-#define USEC_PER_SEC	((uint64_t)1000000)
-#define NSEC_PER_USEC	((uint64_t)1000)
-#define NSEC_PER_MSEC	((uint64_t)1000000)
-#define NSEC_PER_SEC	((uint64_t)1000000000)
+#define MSEC_PER_SEC  ((uint64_t)1000)
+#define USEC_PER_SEC  ((uint64_t)1000000)
+#define NSEC_PER_USEC ((uint64_t)1000)
+#define NSEC_PER_MSEC ((uint64_t)1000000)
+#define NSEC_PER_SEC  ((uint64_t)1000000000)
 
 #endif /* LIB_TIME_H */

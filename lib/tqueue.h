@@ -20,9 +20,9 @@
 
 struct tq_node {
 	uint64_t key;
-	struct tq_node *child;	/* first child */
-	struct tq_node *next;	/* next sibling */
-	struct tq_node *prev;	/* previous sibling, or parent if first */
+	struct tq_node *child; /* first child */
+	struct tq_node *next;  /* next sibling */
+	struct tq_node *prev;  /* previous sibling, or parent if first */
 	bool queued;
 };
 
@@ -32,7 +32,7 @@ struct tq_head {
 
 /* The structure that embeds @node as @member. */
 #define tq_entry(node, type, member) \
-	((type *)((char *)(node) - offsetof(type, member)))
+	((type *)((char *)(node)-offsetof(type, member)))
 
 static inline void tq_init(struct tq_head *head)
 {

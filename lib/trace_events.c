@@ -91,7 +91,7 @@ int trace_parse_events(const char *s, size_t len, uint32_t *mask)
 		if (n == 0 || !one)
 			return -EINVAL;
 		m |= one;
-		i++;		/* past the comma, or past the end */
+		i++; /* past the comma, or past the end */
 	}
 	*mask = m;
 	return 0;
@@ -194,7 +194,7 @@ int trace_format_args(char *buf, size_t size, unsigned int id,
 			while (*f && *f != '}')
 				f++;
 			break;
-		default:	/* a bad format shows itself */
+		default: /* a bad format shows itself */
 			put(buf, size, &pos, "%%%c", *f ? *f : '?');
 			break;
 		}

@@ -31,11 +31,11 @@
 #include "lib/atomic.h"
 
 #ifndef unlikely
-#define unlikely(x)	__builtin_expect(!!(x), 0)
+#define unlikely(x) __builtin_expect(!!(x), 0)
 #endif
 
 /* Most arguments any event takes (struct trace_rec's args[]). */
-#define TRACE_NARGS	10
+#define TRACE_NARGS 10
 
 /* Unformatted: an event a line, its format string whole. */
 /* clang-format off */
@@ -79,27 +79,27 @@
 /* clang-format on */
 
 enum trace_event_id {
-#define TRACE_ENUM_ONE(name, nargs, fmt)	TRACE_##name,
+#define TRACE_ENUM_ONE(name, nargs, fmt) TRACE_##name,
 	TRACE_EVENTS(TRACE_ENUM_ONE)
 #undef TRACE_ENUM_ONE
-	TRACE_NR_EVENTS
+		TRACE_NR_EVENTS
 };
 
 /* Argument counts as constants, for the check at each tracepoint. */
 enum trace_event_nargs {
-#define TRACE_NARGS_ONE(name, nargs, fmt)	TRACE_NARGS_##name = nargs,
+#define TRACE_NARGS_ONE(name, nargs, fmt) TRACE_NARGS_##name = nargs,
 	TRACE_EVENTS(TRACE_NARGS_ONE)
 #undef TRACE_NARGS_ONE
 };
 
 _Static_assert(TRACE_NR_EVENTS <= 32, "trace events must fit a 32-bit mask");
 
-#define TRACE_BIT(id)		(1u << (id))
-#define TRACE_ALL_MASK		((uint32_t)((1ull << TRACE_NR_EVENTS) - 1))
+#define TRACE_BIT(id)  (1u << (id))
+#define TRACE_ALL_MASK ((uint32_t)((1ull << TRACE_NR_EVENTS) - 1))
 
 /* Argument conversions: addresses, and signed values such as -1. */
-#define TRACE_PTR(p)		((uint64_t)(uintptr_t)(p))
-#define TRACE_INT(v)		((uint64_t)(int64_t)(v))
+#define TRACE_PTR(p) ((uint64_t)(uintptr_t)(p))
+#define TRACE_INT(v) ((uint64_t)(int64_t)(v))
 
 typedef void (*trace_record_fn)(unsigned int id, const uint64_t *args,
 				unsigned int n);
@@ -110,26 +110,26 @@ typedef void (*trace_record_fn)(unsigned int id, const uint64_t *args,
  * compiler but never evaluated, and no load of @mask.
  */
 #ifdef TRACE_COMPILED_OUT
-#define TRACE_ENABLED(mask, ev)	0
+#define TRACE_ENABLED(mask, ev) 0
 #else
-#define TRACE_ENABLED(mask, ev)						\
+#define TRACE_ENABLED(mask, ev) \
 	unlikely(READ_ONCE(mask) & TRACE_BIT(TRACE_##ev))
 #endif
 
-#define TRACE_POINT(mask, record, ev, ...)				\
-	do {								\
-		if (TRACE_ENABLED(mask, ev)) {				\
-			const uint64_t __trace_args[] = { __VA_ARGS__ };	\
-			_Static_assert(sizeof(__trace_args) ==		\
-				       TRACE_NARGS_##ev * sizeof(uint64_t), \
-				       "wrong argument count for " #ev);	\
-			record(TRACE_##ev, __trace_args,			\
-			       TRACE_NARGS_##ev);				\
-		}							\
+#define TRACE_POINT(mask, record, ev, ...)                                  \
+	do {                                                                \
+		if (TRACE_ENABLED(mask, ev)) {                              \
+			const uint64_t __trace_args[] = { __VA_ARGS__ };    \
+			_Static_assert(sizeof(__trace_args) ==              \
+					       TRACE_NARGS_##ev *           \
+						       sizeof(uint64_t),    \
+				       "wrong argument count for " #ev);    \
+			record(TRACE_##ev, __trace_args, TRACE_NARGS_##ev); \
+		}                                                           \
 	} while (0)
 
 /* lib/trace_events.c */
-const char *trace_event_name(unsigned int id);		/* NULL if unknown */
+const char *trace_event_name(unsigned int id); /* NULL if unknown */
 const char *trace_event_format(unsigned int id);
 unsigned int trace_event_nargs(unsigned int id);
 int trace_parse_events(const char *s, size_t len, uint32_t *mask);

@@ -6,7 +6,7 @@
 #include "lib/atomic.h"
 #include "lib/errno.h"
 
-#define RING_MAX_RECS	(1u << 31)
+#define RING_MAX_RECS (1u << 31)
 
 /**
  * trace_ring_init - make @mem an empty ring

@@ -30,9 +30,9 @@
 #include "lib/trace_events.h"
 
 struct trace_rec {
-	uint64_t ts;			/* clock_ns() when written */
-	uint32_t seq;			/* trace_ring_seq(index); 0 writing */
-	uint16_t event;			/* enum trace_event_id */
+	uint64_t ts;	/* clock_ns() when written */
+	uint32_t seq;	/* trace_ring_seq(index); 0 writing */
+	uint16_t event; /* enum trace_event_id */
 	uint16_t nargs;
 	uint64_t args[TRACE_NARGS];
 };
@@ -42,8 +42,8 @@ _Static_assert(sizeof(struct trace_rec) == 16 + 8 * TRACE_NARGS,
 
 struct trace_ring {
 	struct trace_rec *recs;
-	uint32_t nrecs;			/* capacity, >= 1 */
-	uint64_t head;			/* records ever written */
+	uint32_t nrecs; /* capacity, >= 1 */
+	uint64_t head;	/* records ever written */
 };
 
 /* Never 0, and distinct for any nrecs (<= 2^31) consecutive records. */

@@ -201,7 +201,7 @@ static struct timer_base *switch_timer_base(struct timer_list *timer,
 	spin_lock(&new_base->lock);
 	WRITE_ONCE(timer->flags,
 		   (timer->flags & ~(TIMER_CPUMASK | TIMER_MIGRATING)) | set |
-		   cpu);
+			   cpu);
 	return new_base;
 }
 
@@ -324,8 +324,7 @@ unsigned int __timer_move_all(struct timer_base *from, struct timer_base *to)
  * Unlink @timer if pending; returns 1 if it was.
  * Pre: base->lock held, @base is the timer's base.
  */
-static int detach_if_pending(struct timer_list *timer,
-			     struct timer_base *base)
+static int detach_if_pending(struct timer_list *timer, struct timer_base *base)
 {
 	unsigned int idx = timer->idx;
 
@@ -335,7 +334,8 @@ static int detach_if_pending(struct timer_list *timer,
 	trace_timer_cancel(timer);
 	/* Not when it sits on __run_timers()'s private list. */
 	if (timer->pprev == &base->vectors[idx] && !timer->next) {
-		base->pending_map[idx / LVL_SIZE] &= ~(1ull << (idx % LVL_SIZE));
+		base->pending_map[idx / LVL_SIZE] &=
+			~(1ull << (idx % LVL_SIZE));
 		base->next_expiry_recalc = true;
 	}
 	bucket_del(timer);
@@ -367,7 +367,8 @@ static void detached_from_idle(struct timer_base *base)
 	if (base->timers_pending)
 		next = timer_jiffies_to_ns(base->next_expiry, basej,
 					   now > timer_tick_nsec ?
-					   now - (timer_tick_nsec - 1) : 0);
+						   now - (timer_tick_nsec - 1) :
+						   0);
 	tmigr_cpu_event_later(base->cpu, next);
 }
 
@@ -528,8 +529,8 @@ int timer_init(void *storage, unsigned int ncpus, unsigned int hz)
  * @fn: called on expiry with @timer
  * @flags: TIMER_PINNED, TIMER_DEFERRABLE, TIMER_IRQSAFE
  */
-void timer_setup(struct timer_list *timer,
-		 void (*fn)(struct timer_list *timer), uint32_t flags)
+void timer_setup(struct timer_list *timer, void (*fn)(struct timer_list *timer),
+		 uint32_t flags)
 {
 	WARN_ON_ONCE(flags & ~TIMER_USER_FLAGS);
 	timer->next = NULL;
@@ -595,7 +596,7 @@ static unsigned int get_nohz_timer_target(void)
 		    !timer_cpu_online(cpu))
 			continue;
 		if (timer_env_cpu_idle(cpu))
-			r = 3;		/* a fallback only */
+			r = 3; /* a fallback only */
 		else if (timer_env_cpu_core(cpu) == core)
 			r = 0;
 		else if (timer_env_cpu_node(cpu) == node)
@@ -672,9 +673,9 @@ static int __mod_timer(struct timer_list *timer, uint64_t expires,
 		/* PUSH chose a CPU that went offline meanwhile. */
 		if (base->offline) {
 			cpu = smp_processor_id();
-			base = switch_timer_base(timer, base,
-						 timer_cpu_base(timer->flags, cpu),
-						 cpu, 0);
+			base = switch_timer_base(
+				timer, base, timer_cpu_base(timer->flags, cpu),
+				cpu, 0);
 		}
 		forward_timer_base(base);
 		idx = UINT32_MAX;
@@ -761,9 +762,9 @@ void add_timer_on(struct timer_list *timer, unsigned int cpu)
 	base = lock_timer_base(timer, &flags);
 	/* Without TIMER_PINNED the base index changes with the flag. */
 	WARN_ON_ONCE(!(timer->flags & TIMER_PINNED));
-	base = switch_timer_base(timer, base,
-				 timer_cpu_base(timer->flags | TIMER_PINNED, cpu),
-				 cpu, TIMER_PINNED);
+	base = switch_timer_base(
+		timer, base, timer_cpu_base(timer->flags | TIMER_PINNED, cpu),
+		cpu, TIMER_PINNED);
 	if (WARN_ON_ONCE(base->offline)) {
 		static bool told;
 
@@ -771,9 +772,8 @@ void add_timer_on(struct timer_list *timer, unsigned int cpu)
 			pr_warn("add_timer_on: CPU %u is offline, timer armed on CPU %u\n",
 				cpu, smp_processor_id());
 		cpu = smp_processor_id();
-		base = switch_timer_base(timer, base,
-					 timer_cpu_base(timer->flags, cpu), cpu,
-					 0);
+		base = switch_timer_base(
+			timer, base, timer_cpu_base(timer->flags, cpu), cpu, 0);
 	}
 	forward_timer_base(base);
 	internal_add_timer(base, timer);
@@ -819,7 +819,7 @@ static int try_to_del_timer_sync(struct timer_list *timer)
 	if (base->running_timer != timer)
 		ret = detach_if_pending(timer, base);
 	else if (WARN_ON_ONCE(base->expiry_cpu == smp_processor_id()))
-		ret = detach_if_pending(timer, base);	/* own callback */
+		ret = detach_if_pending(timer, base); /* own callback */
 	if (ret == 1)
 		detached_from_idle(base);
 	spin_unlock_irqrestore(&base->lock, flags);
@@ -1008,7 +1008,8 @@ void timer_tick(void)
 	uint64_t now = timer_env_jiffies();
 
 	for (i = 0; i < NR_BASES; i++) {
-		if (timer_after_eq(now, READ_ONCE(cpu_base(cpu, i)->next_expiry))) {
+		if (timer_after_eq(now,
+				   READ_ONCE(cpu_base(cpu, i)->next_expiry))) {
 			timer_env_raise_softirq();
 			return;
 		}
@@ -1066,7 +1067,6 @@ void timer_get_stats(unsigned int cpu, struct timer_cpu_stats *stats)
 		return;
 	}
 	stats->expired_local = READ_ONCE(timer_cpus[cpu].stats.expired_local);
-	stats->expired_remote =
-		READ_ONCE(timer_cpus[cpu].stats.expired_remote);
+	stats->expired_remote = READ_ONCE(timer_cpus[cpu].stats.expired_remote);
 	stats->pulled_for = READ_ONCE(timer_cpus[cpu].stats.pulled_for);
 }

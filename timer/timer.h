@@ -20,29 +20,29 @@
  * the high bits the user flags below and TIMER_MIGRATING (internal: the
  * timer is between two bases and must not be locked through either).
  */
-#define TIMER_CPUMASK		0x0003ffffu
-#define TIMER_MIGRATING		0x00040000u
-#define TIMER_DEFERRABLE	0x00080000u
-#define TIMER_PINNED		0x00100000u
-#define TIMER_IRQSAFE		0x00200000u
-#define TIMER_USER_FLAGS	(TIMER_DEFERRABLE | TIMER_PINNED | TIMER_IRQSAFE)
+#define TIMER_CPUMASK	 0x0003ffffu
+#define TIMER_MIGRATING	 0x00040000u
+#define TIMER_DEFERRABLE 0x00080000u
+#define TIMER_PINNED	 0x00100000u
+#define TIMER_IRQSAFE	 0x00200000u
+#define TIMER_USER_FLAGS (TIMER_DEFERRABLE | TIMER_PINNED | TIMER_IRQSAFE)
 
 /* "No event" in struct timer_events. */
-#define TIMER_EVENT_NONE	UINT64_MAX
+#define TIMER_EVENT_NONE UINT64_MAX
 
 struct timer_list {
-	struct timer_list *next;	/* bucket list */
-	struct timer_list **pprev;	/* NULL when not pending */
-	uint64_t expires;		/* jiffies */
+	struct timer_list *next;   /* bucket list */
+	struct timer_list **pprev; /* NULL when not pending */
+	uint64_t expires;	   /* jiffies */
 	void (*function)(struct timer_list *timer);
 	uint32_t flags;
-	uint32_t idx;			/* wheel bucket while pending */
+	uint32_t idx; /* wheel bucket while pending */
 };
 
 /* Next events of one CPU, in jiffies; TIMER_EVENT_NONE when empty. */
 struct timer_events {
-	uint64_t local;		/* pinned timers (the CPU must wake itself) */
-	uint64_t global;	/* movable timers, only if before local */
+	uint64_t local;	 /* pinned timers (the CPU must wake itself) */
+	uint64_t global; /* movable timers, only if before local */
 };
 
 static inline bool timer_after(uint64_t a, uint64_t b)
@@ -68,8 +68,8 @@ static inline bool timer_before_eq(uint64_t a, uint64_t b)
 size_t timer_bases_size(unsigned int ncpus);
 int timer_init(void *storage, unsigned int ncpus, unsigned int hz);
 
-void timer_setup(struct timer_list *timer,
-		 void (*fn)(struct timer_list *timer), uint32_t flags);
+void timer_setup(struct timer_list *timer, void (*fn)(struct timer_list *timer),
+		 uint32_t flags);
 
 /**
  * timer_pending - is the timer queued?
@@ -117,8 +117,8 @@ void timer_expire_remote(unsigned int cpu);
  */
 enum timer_model { TIMER_MODEL_PULL, TIMER_MODEL_PUSH, TIMER_MODEL_LOCAL };
 void timer_set_model(enum timer_model model);
-void timer_set_migration(bool on);	/* 6.8's timers_migration_enabled */
-uint64_t timer_tick_ns(void);		/* NSEC_PER_SEC / hz */
+void timer_set_migration(bool on); /* 6.8's timers_migration_enabled */
+uint64_t timer_tick_ns(void);	   /* NSEC_PER_SEC / hz */
 /* ns of jiffy @j, given that jiffy @basej started at @basem. */
 uint64_t timer_jiffies_to_ns(uint64_t j, uint64_t basej, uint64_t basem);
 
@@ -168,9 +168,9 @@ bool timer_cpu_online(unsigned int cpu);
 
 /* Per-CPU expiry counts, for the `# stat` line. */
 struct timer_cpu_stats {
-	uint64_t expired_local;		/* own timers expired on this CPU */
-	uint64_t expired_remote;	/* other CPUs' timers expired here */
-	uint64_t pulled_for;		/* own timers other CPUs expired */
+	uint64_t expired_local;	 /* own timers expired on this CPU */
+	uint64_t expired_remote; /* other CPUs' timers expired here */
+	uint64_t pulled_for;	 /* own timers other CPUs expired */
 };
 void timer_get_stats(unsigned int cpu, struct timer_cpu_stats *stats);
 

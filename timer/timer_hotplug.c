@@ -57,7 +57,8 @@ unsigned int timers_cpu_dead(unsigned int cpu, unsigned int to)
 			 cpu == to || !timer_cpu_online(to)))
 		return 0;
 	for (i = 0; i < NR_BASES; i++) {
-		struct timer_base *old = cpu_base(cpu, i), *new = cpu_base(to, i);
+		struct timer_base *old = cpu_base(cpu, i),
+				  *new = cpu_base(to, i);
 		unsigned long flags;
 		unsigned int n;
 
@@ -96,7 +97,8 @@ void timers_cpu_up(unsigned int cpu)
 		WARN_ON_ONCE(base->timers_pending && base->offline);
 		if (base->offline) {
 			base->clk = now;
-			WRITE_ONCE(base->next_expiry, now + NEXT_TIMER_MAX_DELTA);
+			WRITE_ONCE(base->next_expiry,
+				   now + NEXT_TIMER_MAX_DELTA);
 			base->next_expiry_recalc = false;
 			base->timers_pending = false;
 			WRITE_ONCE(base->is_idle, false);

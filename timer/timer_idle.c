@@ -52,10 +52,10 @@ static bool next_events(struct timer_base *local, struct timer_base *global,
 	*n = (struct next_jiffies){ 0 };
 	if (!local->timers_pending && !global->timers_pending)
 		return false;
-	local_first = !global->timers_pending ||
-		      (local->timers_pending &&
-		       timer_before_eq(local->next_expiry,
-				       global->next_expiry));
+	local_first =
+		!global->timers_pending ||
+		(local->timers_pending &&
+		 timer_before_eq(local->next_expiry, global->next_expiry));
 	*first = local_first ? local->next_expiry : global->next_expiry;
 
 	if (timer_before_eq(*first, basej + 1)) {

@@ -9,13 +9,13 @@
 #include "timer/timer.h"
 #include "timer_env.h"
 
-#define LVL_BITS	6
-#define LVL_SIZE	(1u << LVL_BITS)
-#define LVL_DEPTH_MAX	9
-#define WHEEL_SIZE_MAX	(LVL_SIZE * LVL_DEPTH_MAX)
+#define LVL_BITS       6
+#define LVL_SIZE       (1u << LVL_BITS)
+#define LVL_DEPTH_MAX  9
+#define WHEEL_SIZE_MAX (LVL_SIZE * LVL_DEPTH_MAX)
 
 /* An empty base looks this far ahead; beyond any clamped timer. */
-#define NEXT_TIMER_MAX_DELTA	((1ull << 30) - 1)
+#define NEXT_TIMER_MAX_DELTA ((1ull << 30) - 1)
 
 enum { BASE_LOCAL, BASE_GLOBAL, BASE_DEF, NR_BASES };
 
@@ -23,15 +23,15 @@ struct timer_base {
 	spinlock_t lock;
 	struct timer_list *running_timer;
 	unsigned int cpu;
-	unsigned int expiry_cpu;	/* valid while expiry_active */
-	bool expiry_active;		/* a CPU is in __run_timers() */
-	bool next_expiry_recalc;	/* next_expiry may be early */
+	unsigned int expiry_cpu; /* valid while expiry_active */
+	bool expiry_active;	 /* a CPU is in __run_timers() */
+	bool next_expiry_recalc; /* next_expiry may be early */
 	bool timers_pending;
 	bool is_idle;
-	bool offline;			/* timers_cpu_dead(): takes no timer */
-	uint64_t clk;			/* next jiffy to collect */
-	uint64_t next_expiry;		/* earliest bucket expiry */
-	uint64_t pending_map[LVL_DEPTH_MAX];	/* one word per level */
+	bool offline;	      /* timers_cpu_dead(): takes no timer */
+	uint64_t clk;	      /* next jiffy to collect */
+	uint64_t next_expiry; /* earliest bucket expiry */
+	uint64_t pending_map[LVL_DEPTH_MAX]; /* one word per level */
 	struct timer_list *vectors[WHEEL_SIZE_MAX];
 };
 

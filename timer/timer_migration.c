@@ -136,8 +136,8 @@ static struct tmigr_event *tmigr_next_groupevt(struct tmigr_group *group)
 
 	lockdep_assert_held(&group->lock);
 	while ((node = tq_first(&group->events))) {
-		struct tmigr_event *evt = tq_entry(node, struct tmigr_event,
-						   nextevt);
+		struct tmigr_event *evt =
+			tq_entry(node, struct tmigr_event, nextevt);
 
 		if (!READ_ONCE(evt->ignore)) {
 			WRITE_ONCE(group->next_expiry, node->key);
@@ -216,7 +216,7 @@ bool tmigr_update_events(struct tmigr_group *group, struct tmigr_group *child,
 		 * read twice").
 		 */
 		if (ignore && !remote && data->parent) {
-			data->group_active = true;	/* nothing to pass up */
+			data->group_active = true; /* nothing to pass up */
 			return true;
 		}
 		timer_env_race_point(TMIGR_RP_UPDATE_EVENTS);
@@ -263,14 +263,13 @@ check_toplvl:
 		 * tmigr_handle_remote_up() finds it itself.
 		 */
 		if (!remote) {
-			data->firstexp = tmigr_wake_decide(data->tmc,
-							   group->next_expiry,
-							   !data->leaving);
+			data->firstexp = tmigr_wake_decide(
+				data->tmc, group->next_expiry, !data->leaving);
 			data->decided = true;
 		}
 	}
-	trace_tmigr_update_events(child, group, childstate, groupstate,
-				  nextexp, evt);
+	trace_tmigr_update_events(child, group, childstate, groupstate, nextexp,
+				  evt);
 unlock:
 	spin_unlock(&group->lock);
 	if (child)
@@ -281,8 +280,7 @@ unlock:
 /* ---- activate ---- */
 
 static bool tmigr_active_up(struct tmigr_group *group,
-			    struct tmigr_group *child,
-			    struct tmigr_walk *data)
+			    struct tmigr_group *child, struct tmigr_walk *data)
 {
 	union tmigr_state cur, new;
 	bool walk_done;
@@ -421,8 +419,8 @@ static uint64_t tmigr_walk_wakeup(struct tmigr_walk *data)
  * Pre: tmc->lock held.  Returns the event the CPU must arm for; @leaving:
  * the CPU goes offline, so it never enters the armed table.
  */
-static uint64_t __tmigr_cpu_deactivate(struct tmigr_cpu *tmc,
-				       uint64_t nextexp, bool leaving)
+static uint64_t __tmigr_cpu_deactivate(struct tmigr_cpu *tmc, uint64_t nextexp,
+				       bool leaving)
 {
 	struct tmigr_walk data = {
 		.nextexp = nextexp,
@@ -510,9 +508,8 @@ uint64_t tmigr_cpu_new_timer(uint64_t nextexp)
 		return tmigr_cpu_deactivate(nextexp);
 	spin_lock(&tmc->lock);
 	ret = READ_ONCE(tmc->wakeup);
-	if (nextexp != TMIGR_NONE_NS &&
-	    (nextexp != tmc->cpuevt.nextevt.key ||
-	     READ_ONCE(tmc->cpuevt.ignore))) {
+	if (nextexp != TMIGR_NONE_NS && (nextexp != tmc->cpuevt.nextevt.key ||
+					 READ_ONCE(tmc->cpuevt.ignore))) {
 		ret = tmigr_new_timer(tmc, nextexp);
 		WRITE_ONCE(tmc->wakeup, ret);
 	}
@@ -667,8 +664,8 @@ static bool tmigr_handle_remote_up(struct tmigr_group *group,
 	 */
 	if (!data->parent && READ_ONCE(data->tmc->idle) &&
 	    tmigr_read_state(group).migrator == TMIGR_NONE) {
-		data->firstexp = tmigr_wake_decide(data->tmc, data->firstexp,
-						   true);
+		data->firstexp =
+			tmigr_wake_decide(data->tmc, data->firstexp, true);
 		data->decided = true;
 	}
 	spin_unlock(&group->lock);

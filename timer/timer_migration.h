@@ -24,10 +24,10 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#define TMIGR_CHILDS_PER_GROUP	8
-#define TMIGR_NONE_NS		UINT64_MAX
-#define TMIGR_NONE		0xffu	/* no migrator in union tmigr_state */
-#define TMIGR_NO_NODE		0xffffffffu	/* at or above crossnode */
+#define TMIGR_CHILDS_PER_GROUP 8
+#define TMIGR_NONE_NS	       UINT64_MAX
+#define TMIGR_NONE	       0xffu /* no migrator in union tmigr_state */
+#define TMIGR_NO_NODE	       0xffffffffu /* at or above crossnode */
 
 /*
  * Setup.  Returns 0 or a negative errno-style code (lib/errno.h: -EINVAL for
@@ -48,11 +48,11 @@
  * again (after offline) is a no-op.
  */
 int tmigr_init(unsigned int ncpus, unsigned int nnodes);
-void tmigr_reset(void);		/* tests: forget it all before freeing */
-void tmigr_set_inactive_up_mainline(bool on);	/* tests: docs/findings/ */
-int tmigr_cpu_prepare(unsigned int cpu);	/* build @cpu's groups */
-int tmigr_cpu_online(void);			/* current CPU joins */
-int tmigr_cpu_offline(void);			/* current CPU leaves */
+void tmigr_reset(void); /* tests: forget it all before freeing */
+void tmigr_set_inactive_up_mainline(bool on); /* tests: docs/findings/ */
+int tmigr_cpu_prepare(unsigned int cpu);      /* build @cpu's groups */
+int tmigr_cpu_online(void);		      /* current CPU joins */
+int tmigr_cpu_offline(void);		      /* current CPU leaves */
 
 /* The walks; all on the current CPU with interrupts off. */
 void tmigr_cpu_activate(void);
@@ -80,7 +80,7 @@ struct tmigr_shape {
 	unsigned int levels;
 	unsigned int crossnode_level;
 	unsigned int groups;
-	unsigned int cores_per_group;	/* level 0: SMT cores per group */
+	unsigned int cores_per_group; /* level 0: SMT cores per group */
 };
 void tmigr_get_shape(struct tmigr_shape *shape);
 
@@ -92,26 +92,26 @@ void tmigr_get_shape(struct tmigr_shape *shape);
 struct tmigr_group_view {
 	unsigned int id;
 	unsigned int level;
-	unsigned int node;		/* TMIGR_NO_NODE from crossnode up */
-	int parent;			/* group id, -1 for the root */
+	unsigned int node; /* TMIGR_NO_NODE from crossnode up */
+	int parent;	   /* group id, -1 for the root */
 	unsigned int num_children;
-	uint8_t childmask;		/* this group's bit in its parent */
-	uint8_t active;			/* bitmask of active children */
-	uint8_t migrator;		/* child bit, or TMIGR_NONE */
+	uint8_t childmask; /* this group's bit in its parent */
+	uint8_t active;	   /* bitmask of active children */
+	uint8_t migrator;  /* child bit, or TMIGR_NONE */
 	uint16_t seq;
-	uint64_t next_expiry;		/* first queued event, TMIGR_NONE_NS */
-	unsigned int next_cpu;		/* CPU of that event */
-	uint64_t next_expiry_hint;	/* the lockless copy the tick reads */
+	uint64_t next_expiry;	   /* first queued event, TMIGR_NONE_NS */
+	unsigned int next_cpu;	   /* CPU of that event */
+	uint64_t next_expiry_hint; /* the lockless copy the tick reads */
 };
 struct tmigr_cpu_view {
 	bool online;
 	bool idle;
-	bool remote;			/* being handled by a migrator now */
-	bool isolated;			/* isolcpus=: never active in a group */
-	int group;			/* level-0 group id, -1 if none */
+	bool remote;   /* being handled by a migrator now */
+	bool isolated; /* isolcpus=: never active in a group */
+	int group;     /* level-0 group id, -1 if none */
 	uint8_t childmask;
-	uint64_t wakeup;		/* TMIGR_NONE_NS if none */
-	uint64_t cpuevt;		/* the CPU's queued event, or NONE */
+	uint64_t wakeup; /* TMIGR_NONE_NS if none */
+	uint64_t cpuevt; /* the CPU's queued event, or NONE */
 };
 bool tmigr_group_get(unsigned int id, struct tmigr_group_view *v);
 bool tmigr_cpu_get(unsigned int cpu, struct tmigr_cpu_view *v);

@@ -12,22 +12,23 @@
 #include "timer_env.h"
 
 /* More levels than 2^18 CPUs on 2^18 nodes could ever need. */
-#define TMIGR_MAX_LEVELS	16
-#define TMIGR_GROUP_SHIFT	3	/* log2(TMIGR_CHILDS_PER_GROUP) */
+#define TMIGR_MAX_LEVELS  16
+#define TMIGR_GROUP_SHIFT 3 /* log2(TMIGR_CHILDS_PER_GROUP) */
 
 union tmigr_state {
 	uint32_t state;
 	struct {
-		uint8_t active;		/* bit per active child */
-		uint8_t migrator;	/* one active child's bit, or NONE */
-		uint16_t seq;		/* bumped on every change */
+		uint8_t active;	  /* bit per active child */
+		uint8_t migrator; /* one active child's bit, or NONE */
+		uint16_t seq;	  /* bumped on every change */
 	};
 };
 
 _Static_assert(sizeof(union tmigr_state) == sizeof(uint32_t),
 	       "tmigr_state must be one word for cmpxchg");
 _Static_assert(TMIGR_CHILDS_PER_GROUP == 1 << TMIGR_GROUP_SHIFT &&
-	       TMIGR_CHILDS_PER_GROUP <= 8, "one bit per child in a u8");
+		       TMIGR_CHILDS_PER_GROUP <= 8,
+	       "one bit per child in a u8");
 
 /*
  * An event of an idle CPU or group, queued in its parent's queue.  Key and
@@ -35,43 +36,43 @@ _Static_assert(TMIGR_CHILDS_PER_GROUP == 1 << TMIGR_GROUP_SHIFT &&
  * the CPU's tmigr lock); ignore is set without the parent's lock.
  */
 struct tmigr_event {
-	struct tq_node nextevt;		/* key: expiry in ns */
-	unsigned int cpu;		/* CPU the event belongs to */
-	bool ignore;			/* the owner is active again */
+	struct tq_node nextevt; /* key: expiry in ns */
+	unsigned int cpu;	/* CPU the event belongs to */
+	bool ignore;		/* the owner is active again */
 };
 
 struct tmigr_group {
-	spinlock_t lock;		/* events, groupevt of the children */
-	struct tmigr_group *parent;	/* release/acquire; set once */
-	uint32_t migr_state;		/* union tmigr_state; cmpxchg */
-	uint8_t childmask;		/* this group's bit in parent */
-	struct tq_head events;		/* idle children's first events */
-	uint64_t next_expiry;		/* first event; lockless reads */
-	struct tmigr_event groupevt;	/* this group's first, in parent */
+	spinlock_t lock;	     /* events, groupevt of the children */
+	struct tmigr_group *parent;  /* release/acquire; set once */
+	uint32_t migr_state;	     /* union tmigr_state; cmpxchg */
+	uint8_t childmask;	     /* this group's bit in parent */
+	struct tq_head events;	     /* idle children's first events */
+	uint64_t next_expiry;	     /* first event; lockless reads */
+	struct tmigr_event groupevt; /* this group's first, in parent */
 	unsigned int id;
 	unsigned int level;
-	unsigned int node;		/* TMIGR_NO_NODE from crossnode up */
+	unsigned int node; /* TMIGR_NO_NODE from crossnode up */
 	/* Setup only (tmigr_setup_lock): */
 	unsigned int num_children;
-	unsigned int num_cores;		/* level 0 with SMT */
-	unsigned int cpus[TMIGR_CHILDS_PER_GROUP];	/* level 0 */
+	unsigned int num_cores;			   /* level 0 with SMT */
+	unsigned int cpus[TMIGR_CHILDS_PER_GROUP]; /* level 0 */
 	struct tmigr_group *level_next;
 };
 
 struct tmigr_cpu {
 	spinlock_t lock;
-	bool online;			/* part of the hierarchy */
-	bool idle;			/* inactive in the hierarchy */
-	bool remote;			/* a migrator handles its timers */
-	bool isolated;			/* isolcpus=: never active in a group
+	bool online;		     /* part of the hierarchy */
+	bool idle;		     /* inactive in the hierarchy */
+	bool remote;		     /* a migrator handles its timers */
+	bool isolated;		     /* isolcpus=: never active in a group
 					 * (timer_migration_isolated.c) */
-	uint8_t childmask;		/* bit in tmgroup */
-	struct tmigr_group *tmgroup;	/* level-0 group */
-	struct tmigr_event cpuevt;	/* first global event while idle */
-	uint64_t wakeup;		/* first event it must wake for, as
+	uint8_t childmask;	     /* bit in tmgroup */
+	struct tmigr_group *tmgroup; /* level-0 group */
+	struct tmigr_event cpuevt;   /* first global event while idle */
+	uint64_t wakeup;	     /* first event it must wake for, as
 					 * the last CPU or the one that
 					 * handled remote timers; NONE */
-	bool armed;			/* in tmigr_wake.c's table; set by
+	bool armed;		     /* in tmigr_wake.c's table; set by
 					 * this CPU only */
 };
 
@@ -81,24 +82,23 @@ struct tmigr_cpu {
  * goes next (docs/races.md, "Parent pointer read twice").
  */
 struct tmigr_walk {
-	struct tmigr_cpu *tmc;		/* CPU of the walk */
-	uint64_t nextexp;		/* CPU's event handed in */
-	uint64_t firstexp;		/* out: event the CPU must serve */
-	struct tmigr_event *evt;	/* the CPU's event */
-	struct tmigr_group *parent;	/* of the group being visited */
-	uint8_t childmask;		/* child's bit in that group */
-	bool remote;			/* update after a remote expiry */
-	bool group_active;		/* out: group state under its lock */
-	bool decided;			/* out: firstexp decided at the idle
+	struct tmigr_cpu *tmc;	    /* CPU of the walk */
+	uint64_t nextexp;	    /* CPU's event handed in */
+	uint64_t firstexp;	    /* out: event the CPU must serve */
+	struct tmigr_event *evt;    /* the CPU's event */
+	struct tmigr_group *parent; /* of the group being visited */
+	uint8_t childmask;	    /* child's bit in that group */
+	bool remote;		    /* update after a remote expiry */
+	bool group_active;	    /* out: group state under its lock */
+	bool decided;		    /* out: firstexp decided at the idle
 					 * root (tmigr_wake_decide()) */
-	bool leaving;			/* the CPU goes offline, won't wake */
-	uint64_t now;			/* ns */
-	uint64_t basej;			/* jiffies when @now was read */
+	bool leaving;		    /* the CPU goes offline, won't wake */
+	uint64_t now;		    /* ns */
+	uint64_t basej;		    /* jiffies when @now was read */
 };
 
 typedef bool (*tmigr_up_fn)(struct tmigr_group *group,
-			    struct tmigr_group *child,
-			    struct tmigr_walk *data);
+			    struct tmigr_group *child, struct tmigr_walk *data);
 
 /* Set up by tmigr_init() (timer_migration_setup.c). */
 extern struct tmigr_cpu *tmigr_cpus;

@@ -31,7 +31,7 @@ bool tmigr_inactive_up_mainline;
 
 /* Setup state, under tmigr_setup_lock (the count is also read lockless). */
 static spinlock_t tmigr_setup_lock;
-static struct tmigr_group **tmigr_groups;	/* by id */
+static struct tmigr_group **tmigr_groups; /* by id */
 static unsigned int tmigr_nr_groups;
 static unsigned int tmigr_max_groups;
 static struct tmigr_group *tmigr_level_head[TMIGR_MAX_LEVELS];
@@ -84,8 +84,8 @@ static struct tmigr_group *tmigr_alloc_group(void)
  * *@err set: -ENOMEM out of memory, -ERANGE out of group slots (the bound
  * of tmigr_init() is wrong).  Pre: tmigr_setup_lock held.
  */
-static struct tmigr_group *tmigr_new_group(unsigned int lvl,
-					   unsigned int node, int *err)
+static struct tmigr_group *tmigr_new_group(unsigned int lvl, unsigned int node,
+					   int *err)
 {
 	struct tmigr_group *group;
 	union tmigr_state s;
@@ -223,8 +223,8 @@ static struct tmigr_group *tmigr_get_group(int cpu, unsigned int node,
  * reaches a new parent before its mask").
  * Pre: tmigr_setup_lock held.
  */
-static void tmigr_connect(struct tmigr_group *child,
-			  struct tmigr_group *parent, uint8_t mask)
+static void tmigr_connect(struct tmigr_group *child, struct tmigr_group *parent,
+			  uint8_t mask)
 {
 	lockdep_assert_held(&tmigr_setup_lock);
 	child->childmask = mask;
@@ -516,10 +516,12 @@ static void *tmigr_alloc_tables(unsigned int ncpus, unsigned int nnodes,
 			sizeof(struct tmigr_group *);
 	unsigned char *mem;
 
-	_Static_assert(sizeof(struct tmigr_cpu) %
-		       _Alignof(struct tmigr_group *) == 0 &&
-		       sizeof(struct tmigr_group *) % _Alignof(unsigned int) == 0,
-		       "tables packed back to back stay aligned");
+	_Static_assert(
+		sizeof(struct tmigr_cpu) % _Alignof(struct tmigr_group *) ==
+				0 &&
+			sizeof(struct tmigr_group *) % _Alignof(unsigned int) ==
+				0,
+		"tables packed back to back stay aligned");
 	mem = timer_env_zalloc(cpus + groups + nnodes * sizeof(**per_node));
 	if (!mem)
 		return NULL;
@@ -578,8 +580,8 @@ int tmigr_init(unsigned int ncpus, unsigned int nnodes)
 	if (siblings >= 2 && siblings < TMIGR_CHILDS_PER_GROUP)
 		tmigr_cores_per_group /= siblings;
 
-	tmigr_max_groups = tmigr_group_bound(ncpus, nnodes,
-					     tmigr_hierarchy_levels);
+	tmigr_max_groups =
+		tmigr_group_bound(ncpus, nnodes, tmigr_hierarchy_levels);
 	for (cpu = 0; cpu < ncpus; cpu++) {
 		struct tmigr_cpu *tmc = &tmigr_cpus[cpu];
 
@@ -661,8 +663,8 @@ static struct tmigr_event *tmigr_peek_groupevt(struct tmigr_group *group)
 
 	lockdep_assert_held(&group->lock);
 	for (node = tq_first(&group->events); node; node = tq_iter_next(node)) {
-		struct tmigr_event *evt = tq_entry(node, struct tmigr_event,
-						   nextevt);
+		struct tmigr_event *evt =
+			tq_entry(node, struct tmigr_event, nextevt);
 
 		if (READ_ONCE(evt->ignore))
 			continue;
@@ -738,8 +740,9 @@ bool tmigr_cpu_get(unsigned int cpu, struct tmigr_cpu_view *v)
 	v->childmask = group ? tmc->childmask : 0;
 	v->wakeup = READ_ONCE(tmc->wakeup);
 	v->cpuevt = tq_queued(&tmc->cpuevt.nextevt) &&
-		    !READ_ONCE(tmc->cpuevt.ignore) ?
-		    tmc->cpuevt.nextevt.key : TMIGR_NONE_NS;
+				    !READ_ONCE(tmc->cpuevt.ignore) ?
+			    tmc->cpuevt.nextevt.key :
+			    TMIGR_NONE_NS;
 	if (group)
 		spin_unlock(&group->lock);
 	spin_unlock(&tmc->lock);

@@ -17,9 +17,10 @@ static const char *const base_names[TIMER_PEEK_NR_BASES] = {
 };
 
 _Static_assert((int)TIMER_PEEK_LOCAL == (int)BASE_LOCAL &&
-	       (int)TIMER_PEEK_GLOBAL == (int)BASE_GLOBAL &&
-	       (int)TIMER_PEEK_DEF == (int)BASE_DEF &&
-	       (int)TIMER_PEEK_NR_BASES == (int)NR_BASES, "one base numbering");
+		       (int)TIMER_PEEK_GLOBAL == (int)BASE_GLOBAL &&
+		       (int)TIMER_PEEK_DEF == (int)BASE_DEF &&
+		       (int)TIMER_PEEK_NR_BASES == (int)NR_BASES,
+	       "one base numbering");
 
 const char *timer_peek_base_name(unsigned int base)
 {
@@ -69,8 +70,8 @@ static void group_peek(struct tmigr_group *g, struct tmigr_group_peek *v)
 	v->id = g->id;
 	v->level = g->level;
 	v->node = g->node;
-	v->childmask = smp_load_acquire(&g->parent) ? READ_ONCE(g->childmask)
-						    : 0;
+	v->childmask = smp_load_acquire(&g->parent) ? READ_ONCE(g->childmask) :
+						      0;
 	v->active = s.active;
 	v->migrator = s.migrator;
 	v->seq = s.seq;

@@ -15,17 +15,21 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-enum { TIMER_PEEK_LOCAL, TIMER_PEEK_GLOBAL, TIMER_PEEK_DEF,
-       TIMER_PEEK_NR_BASES };
+enum {
+	TIMER_PEEK_LOCAL,
+	TIMER_PEEK_GLOBAL,
+	TIMER_PEEK_DEF,
+	TIMER_PEEK_NR_BASES
+};
 
 struct timer_base_peek {
-	uint64_t clk;			/* next jiffy the base collects */
-	uint64_t next_expiry;		/* earliest bucket, jiffies */
-	bool pending;			/* any timer queued */
-	bool idle;			/* is_idle: the CPU's NOHZ idle */
-	bool recalc;			/* next_expiry may be early */
-	bool expiry_active;		/* some CPU is expiring it now */
-	bool offline;			/* timers_cpu_dead() */
+	uint64_t clk;	      /* next jiffy the base collects */
+	uint64_t next_expiry; /* earliest bucket, jiffies */
+	bool pending;	      /* any timer queued */
+	bool idle;	      /* is_idle: the CPU's NOHZ idle */
+	bool recalc;	      /* next_expiry may be early */
+	bool expiry_active;   /* some CPU is expiring it now */
+	bool offline;	      /* timers_cpu_dead() */
 	bool locked;
 };
 
@@ -37,16 +41,16 @@ bool timer_base_peek(unsigned int cpu, unsigned int base,
 
 struct tmigr_cpu_peek {
 	bool online, idle, remote, locked;
-	uint8_t childmask;		/* bit in the level-0 group */
-	uint64_t wakeup;		/* TMIGR_NONE_NS if none */
+	uint8_t childmask; /* bit in the level-0 group */
+	uint64_t wakeup;   /* TMIGR_NONE_NS if none */
 };
 
 struct tmigr_group_peek {
 	unsigned int id, level, node;
-	uint8_t childmask;		/* bit in the parent, 0 for the root */
-	uint8_t active, migrator;	/* TMIGR_NONE: no migrator */
+	uint8_t childmask;	  /* bit in the parent, 0 for the root */
+	uint8_t active, migrator; /* TMIGR_NONE: no migrator */
 	uint16_t seq;
-	uint64_t next_expiry;		/* lockless hint, TMIGR_NONE_NS */
+	uint64_t next_expiry; /* lockless hint, TMIGR_NONE_NS */
 	bool locked;
 };
 

@@ -13,24 +13,24 @@
 #include "timer_env.h"
 
 /* @timer was queued on @base, due at jiffy @bucket_expiry. */
-#define trace_timer_start(base, timer, bucket_expiry)			\
-	timer_env_trace(timer_start, TRACE_PTR(timer),			\
-			TRACE_PTR((timer)->function), (timer)->expires,	\
-			(bucket_expiry), timer_env_jiffies(), (base)->cpu,	\
+#define trace_timer_start(base, timer, bucket_expiry)                      \
+	timer_env_trace(timer_start, TRACE_PTR(timer),                     \
+			TRACE_PTR((timer)->function), (timer)->expires,    \
+			(bucket_expiry), timer_env_jiffies(), (base)->cpu, \
 			(timer)->flags)
 
 /* The callback of @timer of @base is about to run here. */
-#define trace_timer_expire_entry(base, timer)				\
-	timer_env_trace(timer_expire_entry, TRACE_PTR(timer),		\
-			TRACE_PTR((timer)->function), timer_env_jiffies(),	\
+#define trace_timer_expire_entry(base, timer)                              \
+	timer_env_trace(timer_expire_entry, TRACE_PTR(timer),              \
+			TRACE_PTR((timer)->function), timer_env_jiffies(), \
 			(base)->clk - 1, (base)->cpu)
 
 /* It returned; @timer may be gone, only its address is recorded. */
-#define trace_timer_expire_exit(timer)					\
+#define trace_timer_expire_exit(timer) \
 	timer_env_trace(timer_expire_exit, TRACE_PTR(timer))
 
 /* A pending @timer was taken off its base (deleted or re-armed). */
-#define trace_timer_cancel(timer)					\
+#define trace_timer_cancel(timer) \
 	timer_env_trace(timer_cancel, TRACE_PTR(timer))
 
 #endif /* TIMER_TIMER_TRACE_H */

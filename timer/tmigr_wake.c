@@ -37,15 +37,15 @@
 #include "timer/timer_migration_internal.h"
 #include "timer_env.h"
 
-#define TMIGR_ARMED_SLOTS	4
-#define TMIGR_NO_CPU		(~0u)
+#define TMIGR_ARMED_SLOTS 4
+#define TMIGR_NO_CPU	  (~0u)
 
 enum tmigr_wake tmigr_wake_policy = TMIGR_WAKE_ONE;
 
 static spinlock_t tmigr_wake_lock;
 static struct tmigr_armed {
-	unsigned int cpu;		/* TMIGR_NO_CPU: free */
-	uint64_t exp;			/* its tmigr_cpu.wakeup */
+	unsigned int cpu; /* TMIGR_NO_CPU: free */
+	uint64_t exp;	  /* its tmigr_cpu.wakeup */
 } tmigr_armed[TMIGR_ARMED_SLOTS];
 
 /**

@@ -19,8 +19,8 @@
  * @c: ECX output
  * @d: EDX output
  */
-static inline void cpuid(uint32_t leaf, uint32_t sub, uint32_t *a,
-			 uint32_t *b, uint32_t *c, uint32_t *d)
+static inline void cpuid(uint32_t leaf, uint32_t sub, uint32_t *a, uint32_t *b,
+			 uint32_t *c, uint32_t *d)
 {
 	__asm__ volatile("cpuid"
 			 : "=a"(*a), "=b"(*b), "=c"(*c), "=d"(*d)

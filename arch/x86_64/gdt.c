@@ -36,8 +36,8 @@ void gdt_init_cpu(struct cpu_desc *d, struct ist_stack *ist)
 	} __attribute__((packed)) ptr;
 
 	d->gdt[0] = 0;
-	d->gdt[1] = 0x00af9a000000ffffULL;	/* 64-bit code, DPL 0 */
-	d->gdt[2] = 0x00cf92000000ffffULL;	/* data */
+	d->gdt[1] = 0x00af9a000000ffffULL; /* 64-bit code, DPL 0 */
+	d->gdt[2] = 0x00cf92000000ffffULL; /* data */
 	d->ist = ist;
 	for (int i = 0; i < IST_COUNT; i++)
 		d->tss.ist[i] = (uint64_t)(ist[i].stack + IST_STACK_SIZE);

@@ -4,16 +4,16 @@
 
 #include <stdint.h>
 
-#define KERNEL_CS	0x08
-#define KERNEL_DS	0x10
-#define TSS_SEL		0x18
+#define KERNEL_CS 0x08
+#define KERNEL_DS 0x10
+#define TSS_SEL	  0x18
 
 /* IST slots (1-based, as the IDT gate encodes them). */
-#define IST_DF		1
-#define IST_NMI		2
-#define IST_MC		3
-#define IST_COUNT	3
-#define IST_STACK_SIZE	8192
+#define IST_DF	       1
+#define IST_NMI	       2
+#define IST_MC	       3
+#define IST_COUNT      3
+#define IST_STACK_SIZE 8192
 
 struct tss64 {
 	uint32_t reserved0;
@@ -32,9 +32,9 @@ struct ist_stack {
 } __attribute__((aligned(4096)));
 
 struct cpu_desc {
-	uint64_t gdt[5];	/* null, code, data, TSS (two slots) */
+	uint64_t gdt[5]; /* null, code, data, TSS (two slots) */
 	struct tss64 tss;
-	struct ist_stack *ist;	/* IST_COUNT stacks */
+	struct ist_stack *ist; /* IST_COUNT stacks */
 };
 
 void gdt_init_cpu(struct cpu_desc *d, struct ist_stack *ist);

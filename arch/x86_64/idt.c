@@ -18,7 +18,7 @@ struct idt_gate {
 	uint16_t off_lo;
 	uint16_t sel;
 	uint8_t ist;
-	uint8_t type;	/* 0x8E: present, DPL 0, 64-bit interrupt gate */
+	uint8_t type; /* 0x8E: present, DPL 0, 64-bit interrupt gate */
 	uint16_t off_mid;
 	uint32_t off_hi;
 	uint32_t reserved;
@@ -28,17 +28,38 @@ static struct idt_gate idt[256];
 extern const uint64_t isr_stubs[32];
 
 static const char *const exc_names[32] = {
-	"#DE divide error", "#DB debug", "NMI", "#BP breakpoint",
-	"#OF overflow", "#BR bound range", "#UD invalid opcode",
-	"#NM device not available", "#DF double fault",
-	"coprocessor segment overrun", "#TS invalid TSS",
-	"#NP segment not present", "#SS stack fault",
-	"#GP general protection", "#PF page fault", "reserved 15",
-	"#MF x87 error", "#AC alignment check", "#MC machine check",
-	"#XM SIMD error", "#VE virtualization", "#CP control protection",
-	"reserved 22", "reserved 23", "reserved 24", "reserved 25",
-	"reserved 26", "reserved 27", "#HV hypervisor injection",
-	"#VC VMM communication", "#SX security", "reserved 31",
+	"#DE divide error",
+	"#DB debug",
+	"NMI",
+	"#BP breakpoint",
+	"#OF overflow",
+	"#BR bound range",
+	"#UD invalid opcode",
+	"#NM device not available",
+	"#DF double fault",
+	"coprocessor segment overrun",
+	"#TS invalid TSS",
+	"#NP segment not present",
+	"#SS stack fault",
+	"#GP general protection",
+	"#PF page fault",
+	"reserved 15",
+	"#MF x87 error",
+	"#AC alignment check",
+	"#MC machine check",
+	"#XM SIMD error",
+	"#VE virtualization",
+	"#CP control protection",
+	"reserved 22",
+	"reserved 23",
+	"reserved 24",
+	"reserved 25",
+	"reserved 26",
+	"reserved 27",
+	"#HV hypervisor injection",
+	"#VC VMM communication",
+	"#SX security",
+	"reserved 31",
 };
 
 void idt_set_gate(unsigned vec, uint64_t handler, uint8_t ist);
@@ -125,15 +146,16 @@ static void dump_frame(const struct trap_frame *f)
 {
 	const char *name = f->vector < 32 ? exc_names[f->vector] : "?";
 
-	printk("EXCEPTION: vector %lu (%s) error_code 0x%lx\n", f->vector,
-	       name, f->error_code);
+	printk("EXCEPTION: vector %lu (%s) error_code 0x%lx\n", f->vector, name,
+	       f->error_code);
 	printk("RIP: %04lx:%016lx RFLAGS: %016lx\n", f->cs, f->rip, f->rflags);
 	printk("RSP: %04lx:%016lx", f->ss, f->rsp);
 	if (f->vector == X86_VEC_PF)
 		printk(" CR2: %016lx (%s, %s)", read_cr2(),
 		       (f->error_code & 1) ? "protection" : "not present",
-		       (f->error_code & 2) ? "write" :
-		       (f->error_code & 16) ? "fetch" : "read");
+		       (f->error_code & 2)  ? "write" :
+		       (f->error_code & 16) ? "fetch" :
+					      "read");
 	printk("\n");
 	printk("RAX: %016lx RBX: %016lx RCX: %016lx\n", f->rax, f->rbx, f->rcx);
 	printk("RDX: %016lx RSI: %016lx RDI: %016lx\n", f->rdx, f->rsi, f->rdi);
@@ -165,7 +187,7 @@ void exception_dispatch(struct trap_frame *f)
 	/* Another CPU's panic stopping us; or one fault among many. */
 	if (f->vector == X86_VEC_NMI && panic_in_progress())
 		panic_stop_self();
-	panic_begin();		/* takes the console, even inside printk */
+	panic_begin(); /* takes the console, even inside printk */
 	dump_frame(f);
 	panic("unhandled exception %lu", f->vector);
 }

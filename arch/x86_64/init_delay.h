@@ -11,8 +11,8 @@
 
 #include <stdint.h>
 
-#define INIT_UDELAY_LEGACY	10000u
-#define INIT_UDELAY_UNSET	0xFFFFFFFFu	/* = CPU_INIT_UDELAY_AUTO */
+#define INIT_UDELAY_LEGACY 10000u
+#define INIT_UDELAY_UNSET  0xFFFFFFFFu /* = CPU_INIT_UDELAY_AUTO */
 
 /* The display family of CPUID.01H:EAX (SDM vol. 2A, CPUID, figure 3-6). */
 static inline unsigned cpuid_family(uint32_t leaf1_eax)

@@ -11,7 +11,9 @@
 
 extern const uint64_t irq_stubs[4];
 static const uint8_t irq_vectors[4] = {
-	LOCAL_TIMER_VECTOR, CALL_FUNCTION_VECTOR, RESCHEDULE_VECTOR,
+	LOCAL_TIMER_VECTOR,
+	CALL_FUNCTION_VECTOR,
+	RESCHEDULE_VECTOR,
 	SPURIOUS_VECTOR,
 };
 
@@ -39,7 +41,7 @@ void irq_dispatch(struct trap_frame *f)
 	bool serve = irq_enter(src, vector);
 
 	if (vector == SPURIOUS_VECTOR)
-		return;		/* no EOI for a spurious interrupt (SDM 11.9) */
+		return; /* no EOI for a spurious interrupt (SDM 11.9) */
 	/*
 	 * EOI before the tick's work: the timer softirq runs with interrupts
 	 * on and must not hold off further timer interrupts (the one-shot is

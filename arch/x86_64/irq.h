@@ -6,10 +6,10 @@
 #include <stdint.h>
 
 /* Vectors as Linux numbers them, so traces read alike. */
-#define LOCAL_TIMER_VECTOR	0xec
-#define CALL_FUNCTION_VECTOR	0xf0
-#define RESCHEDULE_VECTOR	0xfd	/* plain wake-up */
-#define SPURIOUS_VECTOR		0xff
+#define LOCAL_TIMER_VECTOR   0xec
+#define CALL_FUNCTION_VECTOR 0xf0
+#define RESCHEDULE_VECTOR    0xfd /* plain wake-up */
+#define SPURIOUS_VECTOR	     0xff
 
 struct trap_frame;
 void irq_init(void);

@@ -32,37 +32,37 @@
 #define LAPIC_ESR	0x280
 #define LAPIC_ICR_LO	0x300
 #define LAPIC_ICR_HI	0x310
-#define LAPIC_LVT_TIMER	0x320
+#define LAPIC_LVT_TIMER 0x320
 #define LAPIC_TMR_INIT	0x380
 #define LAPIC_TMR_CUR	0x390
 #define LAPIC_TMR_DIV	0x3E0
 #define LVT_MASKED	(1U << 16)
-#define TMR_DIV_1	0xB	/* divide configuration 1011b: divide by 1 */
+#define TMR_DIV_1	0xB /* divide configuration 1011b: divide by 1 */
 #define TMR_CALIB_NS	10000000ULL
 #define SVR_ENABLE	(1U << 8)
 #define ICR_INIT	(5U << 8)
 #define ICR_STARTUP	(6U << 8)
-#define ICR_NMI		(4U << 8)	/* delivery mode NMI; vector ignored */
+#define ICR_NMI		(4U << 8) /* delivery mode NMI; vector ignored */
 #define ICR_ASSERT	(1U << 14)
 #define ICR_LEVEL	(1U << 15)
 /* Delivery status: set while the IPI is still pending (SDM 11.6.1). */
 #define ICR_BUSY	(1U << 12)
 #define ICR_WAIT_NS	10000000ULL
 
-#define LVT_TSC_DEADLINE	(2U << 17)	/* timer mode field, bits 18:17 */
+#define LVT_TSC_DEADLINE	(2U << 17) /* timer mode field, bits 18:17 */
 #define MSR_IA32_TSC_DEADLINE	0x6E0
-#define CPUID1_ECX_TSC_DEADLINE	(1U << 24)
-#define ICR_ALL_BUT_SELF	(3U << 18)	/* destination shorthand */
+#define CPUID1_ECX_TSC_DEADLINE (1U << 24)
+#define ICR_ALL_BUT_SELF	(3U << 18) /* destination shorthand */
 
-#define MSR_IA32_APIC_BASE	0x1B
-#define APIC_BASE_EXTD		(1ULL << 10)	/* x2APIC mode */
-#define APIC_BASE_EN		(1ULL << 11)	/* APIC globally enabled */
-#define CPUID1_ECX_X2APIC	(1U << 21)
-#define X2APIC_MSR(reg)		(0x800U + ((reg) >> 4))
-#define X2APIC_ICR		X2APIC_MSR(LAPIC_ICR_LO)	/* 0x830, 64-bit */
+#define MSR_IA32_APIC_BASE 0x1B
+#define APIC_BASE_EXTD	   (1ULL << 10) /* x2APIC mode */
+#define APIC_BASE_EN	   (1ULL << 11) /* APIC globally enabled */
+#define CPUID1_ECX_X2APIC  (1U << 21)
+#define X2APIC_MSR(reg)	   (0x800U + ((reg) >> 4))
+#define X2APIC_ICR	   X2APIC_MSR(LAPIC_ICR_LO) /* 0x830, 64-bit */
 /* xAPIC physical destinations are 8 bits, and 0xFF is the broadcast. */
-#define XAPIC_MAX_ID		0xFEU
-#define X2APIC_BROADCAST	0xFFFFFFFFU
+#define XAPIC_MAX_ID	   0xFEU
+#define X2APIC_BROADCAST   0xFFFFFFFFU
 
 static volatile uint32_t *lapic;
 /* Set once by lapic_init() on the boot CPU, before any AP starts. */
@@ -205,7 +205,7 @@ static bool send_ipi_raw(uint32_t apic_id, uint32_t lo)
 
 	if (ok) {
 		lapic_write(LAPIC_ICR_HI, apic_id << 24);
-		lapic_write(LAPIC_ICR_LO, lo);	/* this write sends it */
+		lapic_write(LAPIC_ICR_LO, lo); /* this write sends it */
 		ok = icr_wait();
 	}
 	local_irq_restore(flags);
@@ -235,7 +235,7 @@ bool lapic_send_ipi(uint32_t apic_id, uint8_t vector)
 
 bool lapic_send_ipi_all_but_self(uint8_t vector)
 {
-	trace(ipi_send, TRACE_INT(-2), vector);		/* -2: all but self */
+	trace(ipi_send, TRACE_INT(-2), vector); /* -2: all but self */
 	/* The shorthand ignores the destination field (SDM 11.6.1). */
 	return send_ipi_raw(0, ICR_ALL_BUT_SELF | vector);
 }
@@ -246,7 +246,7 @@ bool lapic_send_ipi_all_but_self(uint8_t vector)
  * descheduled between the MMIO or MSR read and a clock read) is not used.
  */
 struct lapic_sample {
-	uint64_t ns, width;	/* bracket midpoint and width */
+	uint64_t ns, width; /* bracket midpoint and width */
 	uint32_t count;
 };
 
@@ -308,7 +308,9 @@ void lapic_timer_calibrate(void)
 	}
 	lapic_timer_err_ppm = best_ppm;
 	tick_mult = (((lapic_timer_hz + lapic_timer_hz * best_ppm / 1000000 + 1)
-		      << 32) + NSEC_PER_SEC - 1) / NSEC_PER_SEC;
+		      << 32) +
+		     NSEC_PER_SEC - 1) /
+		    NSEC_PER_SEC;
 }
 
 uint64_t lapic_timer_rate_error_ppm(void)
@@ -354,7 +356,8 @@ void arch_clockevent_program(uint64_t delta_ns)
 	uint64_t count;
 
 	if (use_deadline) {
-		lapic_write(LAPIC_LVT_TIMER, LVT_TSC_DEADLINE | LOCAL_TIMER_VECTOR);
+		lapic_write(LAPIC_LVT_TIMER,
+			    LVT_TSC_DEADLINE | LOCAL_TIMER_VECTOR);
 		__asm__ volatile("mfence; lfence" ::: "memory");
 		wrmsr(MSR_IA32_TSC_DEADLINE,
 		      rdtsc() + ns_to_tsc_ticks(delta_ns ? delta_ns : 1));
@@ -366,7 +369,7 @@ void arch_clockevent_program(uint64_t delta_ns)
 	if (count > 0xffffffffULL)
 		count = 0xffffffffULL;
 	lapic_write(LAPIC_TMR_DIV, TMR_DIV_1);
-	lapic_write(LAPIC_LVT_TIMER, LOCAL_TIMER_VECTOR);	/* one-shot */
+	lapic_write(LAPIC_LVT_TIMER, LOCAL_TIMER_VECTOR); /* one-shot */
 	lapic_write(LAPIC_TMR_INIT, (uint32_t)count);
 }
 
@@ -374,17 +377,17 @@ void arch_clockevent_cancel(void)
 {
 	if (use_deadline) {
 		__asm__ volatile("mfence; lfence" ::: "memory");
-		wrmsr(MSR_IA32_TSC_DEADLINE, 0);	/* 0 disarms */
+		wrmsr(MSR_IA32_TSC_DEADLINE, 0); /* 0 disarms */
 		return;
 	}
-	lapic_write(LAPIC_TMR_INIT, 0);			/* 0 stops it */
+	lapic_write(LAPIC_TMR_INIT, 0); /* 0 stops it */
 }
 
 bool lapic_send_init(uint32_t apic_id)
 {
 	if (!lapic_id_reachable(apic_id))
 		return false;
-	lapic_write(LAPIC_ESR, 0);	/* x2APIC: only 0 may be written */
+	lapic_write(LAPIC_ESR, 0); /* x2APIC: only 0 may be written */
 	return send_ipi_raw(apic_id, ICR_INIT | ICR_ASSERT | ICR_LEVEL);
 }
 

@@ -8,7 +8,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#define LAPIC_SPURIOUS_VECTOR	0xFF
+#define LAPIC_SPURIOUS_VECTOR 0xFF
 
 /*
  * Boot CPU, once, before any other lapic_*() call: pick the mode (x2APIC
@@ -18,7 +18,7 @@
 void lapic_init(uint64_t phys);
 bool lapic_has_x2apic(void);
 bool lapic_x2apic_mode(void);
-const char *lapic_mode_name(void);	/* "x2apic" or "xapic" */
+const char *lapic_mode_name(void); /* "x2apic" or "xapic" */
 /* Whether an IPI can name @apic_id in this mode (xAPIC: ids below 0xFF). */
 bool lapic_id_reachable(uint32_t apic_id);
 /*

@@ -13,9 +13,9 @@
 #include "kernel/pmm.h"
 #include "lib/string.h"
 
-#define MAX_GUARDS	16
-#define MMIO_HOLE_LO	0xC0000000ULL
-#define GIB		(1ULL << 30)
+#define MAX_GUARDS   16
+#define MMIO_HOLE_LO 0xC0000000ULL
+#define GIB	     (1ULL << 30)
 
 static const void *guards[MAX_GUARDS];
 static unsigned nguards;

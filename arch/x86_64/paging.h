@@ -5,14 +5,14 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#define PTE_P		(1ULL << 0)
-#define PTE_W		(1ULL << 1)
-#define PTE_PWT		(1ULL << 3)
-#define PTE_PCD		(1ULL << 4)
-#define PTE_PS		(1ULL << 7)
-#define PTE_G		(1ULL << 8)
-#define PTE_NX		(1ULL << 63)
-#define PTE_ADDR_MASK	0x000ffffffffff000ULL
+#define PTE_P	      (1ULL << 0)
+#define PTE_W	      (1ULL << 1)
+#define PTE_PWT	      (1ULL << 3)
+#define PTE_PCD	      (1ULL << 4)
+#define PTE_PS	      (1ULL << 7)
+#define PTE_G	      (1ULL << 8)
+#define PTE_NX	      (1ULL << 63)
+#define PTE_ADDR_MASK 0x000ffffffffff000ULL
 
 /* Leave the page at @va unmapped when the final tables are built. */
 void paging_register_guard(const void *va);

@@ -36,12 +36,12 @@
 #include "lib/string.h"
 #include "lib/time.h"
 
-#define AP_TRAMPOLINE_PHYS	0x8000
-#define AP_STACK_PAGES		4
+#define AP_TRAMPOLINE_PHYS 0x8000
+#define AP_STACK_PAGES	   4
 /* How long an AP may take from SIPI to reporting in (TCG is slow). */
-#define AP_ONLINE_WAIT_NS	NSEC_PER_SEC
+#define AP_ONLINE_WAIT_NS  NSEC_PER_SEC
 /* How long a reported-in AP spins for its turn before it halts. */
-#define AP_SPIN_MS		2
+#define AP_SPIN_MS	   2
 
 extern const char ap_trampoline_start[], ap_trampoline_end[];
 extern const char ap_trampoline_params[];
@@ -57,8 +57,8 @@ enum { SLOT_EMPTY, SLOT_KICKED, SLOT_CLAIMED, SLOT_ABANDONED };
 struct ap_slot {
 	uint32_t apic_id;
 	uint32_t state;
-	uint64_t stack;		/* top of the AP's stack */
-	uint64_t arg;		/* its struct ap_boot */
+	uint64_t stack; /* top of the AP's stack */
+	uint64_t arg;	/* its struct ap_boot */
 };
 _Static_assert(sizeof(struct ap_slot) == 24, "trampoline.S: SLOT_SIZE");
 
@@ -68,26 +68,26 @@ struct ap_boot {
 	struct cpu_desc desc;
 	struct tsc_sync sync;
 	unsigned idx;
-	uint64_t kick_ns, online_ns;	/* SIPI sent; reported in (BSP clock) */
-	bool turn;	/* the boot CPU is ready to sync this AP */
-	bool halting;	/* the AP stopped spinning: wake it with an IPI */
+	uint64_t kick_ns, online_ns; /* SIPI sent; reported in (BSP clock) */
+	bool turn;		     /* the boot CPU is ready to sync this AP */
+	bool halting;	 /* the AP stopped spinning: wake it with an IPI */
 	bool spin_first; /* serial bring-up: the boot CPU comes at once */
-	bool woken;	/* the boot CPU sent the wake IPI */
-	uint8_t awake;	/* the AP saw its turn and waits in tsc_sync_ap() */
-	bool synced;	/* its offset is stored: it may read the clock */
+	bool woken;	 /* the boot CPU sent the wake IPI */
+	uint8_t awake;	 /* the AP saw its turn and waits in tsc_sync_ap() */
+	bool synced;	 /* its offset is stored: it may read the clock */
 };
 
 /* [acpi_topo.ncpus], allocated by smp_boot_aps(); NULL before it. */
 volatile uint8_t *cpu_online;
 
 struct bringup {
-	struct ap_slot *slots;		/* [acpi_topo.ncpus] */
+	struct ap_slot *slots; /* [acpi_topo.ncpus] */
 	unsigned init_udelay;
-	unsigned late_test;		/* ap_late_test=: given up on at once */
+	unsigned late_test; /* ap_late_test=: given up on at once */
 	unsigned left_out;
-	uint64_t report_ns, sync_ns;	/* sums over the APs */
-	uint64_t sync_worst_rtt;	/* longest kept TSC sync round trip */
-	unsigned sync_worst_cpu;	/* and its AP, for # tsc_sync */
+	uint64_t report_ns, sync_ns; /* sums over the APs */
+	uint64_t sync_worst_rtt;     /* longest kept TSC sync round trip */
+	unsigned sync_worst_cpu;     /* and its AP, for # tsc_sync */
 };
 
 unsigned num_online_cpus(void)
@@ -207,12 +207,12 @@ static void give_up(struct bringup *u, unsigned i, const char *what)
 
 	try_cmpxchg(&s->state, &kicked, SLOT_ABANDONED);
 	lapic_send_init(s->apic_id);
-	delay_ns(NSEC_PER_MSEC);	/* let the INIT land before we forget it */
+	delay_ns(NSEC_PER_MSEC); /* let the INIT land before we forget it */
 	per_cpu(i)->booted = false;
 	smp_store_release(&cpu_online[i], 0);
 	u->left_out++;
-	printk("smp: CPU %u (apic %u) %s, put back into INIT and left out\n",
-	       i, s->apic_id, what);
+	printk("smp: CPU %u (apic %u) %s, put back into INIT and left out\n", i,
+	       s->apic_id, what);
 }
 
 /*
@@ -276,9 +276,9 @@ static unsigned init_udelay(unsigned asked)
 static struct bringup setup(void)
 {
 	size_t len = (size_t)(ap_trampoline_end - ap_trampoline_start);
-	struct tramp_params *p = phys_to_virt(AP_TRAMPOLINE_PHYS +
-					      (ap_trampoline_params -
-					       ap_trampoline_start));
+	struct tramp_params *p =
+		phys_to_virt(AP_TRAMPOLINE_PHYS +
+			     (ap_trampoline_params - ap_trampoline_start));
 	/* At least one byte: the boot CPU is online even with no MADT CPU. */
 	volatile uint8_t *online = kzalloc(acpi_topo.ncpus + 1);
 	struct bringup u = { 0 };
@@ -320,7 +320,8 @@ static bool startable(unsigned i, uint32_t self)
 	}
 	if (!lapic_id_reachable(id)) {
 		printk("smp: CPU %u (apic %u) cannot be addressed in %s mode, "
-		       "left out\n", i, id, lapic_mode_name());
+		       "left out\n",
+		       i, id, lapic_mode_name());
 		return false;
 	}
 	return true;
@@ -359,13 +360,15 @@ unsigned smp_boot_aps(bool parallel, unsigned init_udelay_asked,
 			finish(&u, i);
 	}
 	printk("# smp cpus_online=%u cpus_present=%u apic=%s left_out=%u "
-	       "bringup=%s init_udelay_us=%u\n", num_online_cpus(), n,
-	       lapic_mode_name(), u.left_out, parallel ? "parallel" : "serial",
-	       u.init_udelay);
+	       "bringup=%s init_udelay_us=%u\n",
+	       num_online_cpus(), n, lapic_mode_name(), u.left_out,
+	       parallel ? "parallel" : "serial", u.init_udelay);
 	printk("# smp_time total_us=%lu setup_us=%lu kick_us=%lu "
-	       "report_in_us=%lu sync_us=%lu\n", (clock_ns() - t0) / NSEC_PER_USEC,
-	       (t_alloc - t0) / NSEC_PER_USEC, (t_kick - t_alloc) / NSEC_PER_USEC,
-	       u.report_ns / NSEC_PER_USEC, u.sync_ns / NSEC_PER_USEC);
+	       "report_in_us=%lu sync_us=%lu\n",
+	       (clock_ns() - t0) / NSEC_PER_USEC,
+	       (t_alloc - t0) / NSEC_PER_USEC,
+	       (t_kick - t_alloc) / NSEC_PER_USEC, u.report_ns / NSEC_PER_USEC,
+	       u.sync_ns / NSEC_PER_USEC);
 	printk("# tsc_sync max_rounds=%u worst_rtt_ns=%lu cpu=%u\n",
 	       (unsigned)TSC_SYNC_MAX_ROUNDS,
 	       (unsigned long)tsc_to_ns(u.sync_worst_rtt), u.sync_worst_cpu);

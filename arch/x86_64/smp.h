@@ -14,8 +14,7 @@
  * only: as an AP that never reports in), or any index past the last.
  * Returns the number of CPUs online, the boot CPU included.
  */
-unsigned smp_boot_aps(bool parallel, unsigned init_udelay,
-		      unsigned late_test);
+unsigned smp_boot_aps(bool parallel, unsigned init_udelay, unsigned late_test);
 
 /* Online CPUs, by MADT index; set by each CPU itself once it runs C code. */
 extern volatile uint8_t *cpu_online;

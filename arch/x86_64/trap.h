@@ -12,12 +12,12 @@ struct trap_frame {
 	uint64_t rip, cs, rflags, rsp, ss;
 };
 
-#define X86_VEC_BP	3
-#define X86_VEC_UD	6
-#define X86_VEC_DF	8
-#define X86_VEC_PF	14
-#define X86_VEC_NMI	2
-#define X86_VEC_MC	18
+#define X86_VEC_BP  3
+#define X86_VEC_UD  6
+#define X86_VEC_DF  8
+#define X86_VEC_PF  14
+#define X86_VEC_NMI 2
+#define X86_VEC_MC  18
 
 void idt_init(void);
 void idt_load(void);

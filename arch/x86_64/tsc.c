@@ -14,30 +14,30 @@
 #include "lib/atomic.h"
 #include "lib/time.h"
 
-#define PIT_HZ		PIT_TICK_HZ
-#define PIT_CH2		0x42
-#define PIT_CMD		0x43
-#define PIT_CMD_CH2_MODE0 0xB0	/* channel 2, lobyte/hibyte, mode 0, binary */
-#define PIT_CMD_CH2_LATCH 0x80	/* counter latch, channel 2 */
-#define PORT_61		0x61
-#define P61_GATE2	0x01
-#define P61_SPEAKER	0x02
-#define PIT_MAX_COUNT	0xffff
-#define CALIB_PIT_TICKS	23864	/* 20 ms */
+#define PIT_HZ		  PIT_TICK_HZ
+#define PIT_CH2		  0x42
+#define PIT_CMD		  0x43
+#define PIT_CMD_CH2_MODE0 0xB0 /* channel 2, lobyte/hibyte, mode 0, binary */
+#define PIT_CMD_CH2_LATCH 0x80 /* counter latch, channel 2 */
+#define PORT_61		  0x61
+#define P61_GATE2	  0x01
+#define P61_SPEAKER	  0x02
+#define PIT_MAX_COUNT	  0xffff
+#define CALIB_PIT_TICKS	  23864 /* 20 ms */
 /* Bound on retries and on the spin to the end of the window. */
-#define SAMPLE_TRIES	1000
-#define WINDOW_SPINS	100000000UL
+#define SAMPLE_TRIES	  1000
+#define WINDOW_SPINS	  100000000UL
 
 static uint64_t tsc_rate;
 static uint64_t tsc_base;
 /* ns = (ticks * ns_mult) >> 32 */
 static uint64_t ns_mult;
-static uint64_t tsc_mult;	/* TSC ticks per ns, << 24 */
+static uint64_t tsc_mult; /* TSC ticks per ns, << 24 */
 
 struct pit_sample {
-	uint64_t tsc;		/* midpoint of the bracketing TSC reads */
-	uint64_t width;		/* TSC ticks between them */
-	unsigned count;		/* PIT counter value */
+	uint64_t tsc;	/* midpoint of the bracketing TSC reads */
+	uint64_t width; /* TSC ticks between them */
+	unsigned count; /* PIT counter value */
 };
 
 static unsigned pit_read_count(void)
@@ -95,7 +95,7 @@ int pit_measure(unsigned pit_ticks, struct pit_window *w)
 	do {
 		b = pit_sample();
 		if (++spins > WINDOW_SPINS || b.count > a.count)
-			return -19;	/* stuck, or wrapped: no usable PIT */
+			return -19; /* stuck, or wrapped: no usable PIT */
 	} while (a.count - b.count < pit_ticks);
 	w->tsc_ticks = b.tsc - a.tsc;
 	w->pit_ticks = a.count - b.count;
@@ -166,9 +166,9 @@ uint64_t clock_ns(void)
  * most TSC_SYNC_MAX_ROUNDS; round TSC_SYNC_DONE tells the AP it is over.
  * Returns the offset for the AP; *@rtt the kept round trip, in ticks.
  */
-#define TSC_SYNC_MIN_ROUNDS	4
-#define TSC_SYNC_GOOD_NS	50000ULL
-#define TSC_SYNC_DONE		(~0ULL)
+#define TSC_SYNC_MIN_ROUNDS 4
+#define TSC_SYNC_GOOD_NS    50000ULL
+#define TSC_SYNC_DONE	    (~0ULL)
 
 int64_t tsc_sync_bsp(struct tsc_sync *s, uint64_t *rtt)
 {
@@ -177,7 +177,8 @@ int64_t tsc_sync_bsp(struct tsc_sync *s, uint64_t *rtt)
 
 	*rtt = ~0ULL;
 	for (r = 1; r <= TSC_SYNC_MAX_ROUNDS &&
-		    (r <= TSC_SYNC_MIN_ROUNDS || *rtt >= good); r++) {
+		    (r <= TSC_SYNC_MIN_ROUNDS || *rtt >= good);
+	     r++) {
 		uint64_t t0 = rdtsc() + this_cpu()->tsc_offset, t1;
 
 		smp_store_release(&s->round, r);
@@ -186,7 +187,8 @@ int64_t tsc_sync_bsp(struct tsc_sync *s, uint64_t *rtt)
 		t1 = rdtsc() + this_cpu()->tsc_offset;
 		if (t1 - t0 < *rtt) {
 			*rtt = t1 - t0;
-			best = (int64_t)(t0 / 2 + t1 / 2 - READ_ONCE(s->ap_tsc));
+			best = (int64_t)(t0 / 2 + t1 / 2 -
+					 READ_ONCE(s->ap_tsc));
 		}
 	}
 	smp_store_release(&s->round, TSC_SYNC_DONE);
@@ -200,8 +202,7 @@ void tsc_sync_ap(struct tsc_sync *s)
 	for (uint64_t r = 1;; r++) {
 		uint64_t got;
 
-		while ((got = smp_load_acquire(&s->round)) !=
-			       r &&
+		while ((got = smp_load_acquire(&s->round)) != r &&
 		       got != TSC_SYNC_DONE)
 			cpu_relax();
 		if (got == TSC_SYNC_DONE)

@@ -16,13 +16,13 @@ static inline uint64_t rdtsc(void)
 int tsc_calibrate(void);
 uint64_t tsc_hz(void);
 
-#define PIT_TICK_HZ	1193182ULL
+#define PIT_TICK_HZ 1193182ULL
 
 /* One measured PIT interval and the TSC ticks over it. */
 struct pit_window {
 	uint64_t tsc_ticks;
 	uint64_t pit_ticks;
-	uint64_t error_tsc;	/* +- bound from the sample brackets */
+	uint64_t error_tsc; /* +- bound from the sample brackets */
 };
 
 /*
@@ -52,7 +52,7 @@ void delay_ns(uint64_t ns);
  * TSC_SYNC_MAX_ROUNDS round trips, and the shortest one's length in *@rtt
  * (TSC ticks; the offset is good to half of it).
  */
-#define TSC_SYNC_MAX_ROUNDS	256
+#define TSC_SYNC_MAX_ROUNDS 256
 struct tsc_sync {
 	uint64_t round, ack, ap_tsc;
 };

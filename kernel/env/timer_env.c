@@ -24,7 +24,7 @@ void timer_env_raise_softirq(void)
 void timer_env_wake_cpu(unsigned int cpu)
 {
 	if (cpu == smp_processor_id())
-		return;		/* we are awake; the idle path re-asks */
+		return; /* we are awake; the idle path re-asks */
 	arch_send_ipi(cpu, RESCHEDULE_VECTOR);
 }
 

@@ -42,7 +42,7 @@ static inline bool timer_env_cpu_housekeeping(unsigned int cpu)
 }
 
 /* A ticket lock cannot tell who holds it; "held by someone" is checked. */
-#define lockdep_assert_held(l)						\
+#define lockdep_assert_held(l) \
 	WARN_ONCE(!spin_is_locked(l), "lock %s not held", #l)
 
 static inline void timer_env_cpu_relax(void)
@@ -66,7 +66,7 @@ void timer_env_wake_cpu(unsigned int cpu);
 bool timer_env_cpu_idle(unsigned int cpu);
 
 /* Boot-lifetime memory, zeroed, 64-byte aligned: kernel/kmem.c. */
-#define timer_env_zalloc(size)	kzalloc(size)
+#define timer_env_zalloc(size) kzalloc(size)
 
 /* Race points exist for the host's deterministic replays only. */
 static inline void timer_env_race_point(int id)
@@ -80,10 +80,10 @@ static inline void timer_env_race_point(int id)
  * is a test of trace_enabled_mask and a branch; the arguments are then
  * not evaluated.
  */
-#define timer_env_trace(ev, ...)	trace(ev, __VA_ARGS__)
+#define timer_env_trace(ev, ...) trace(ev, __VA_ARGS__)
 
-#define WARN_ON_ONCE(cond)	WARN_ONCE(cond, "WARN_ON_ONCE(%s)", #cond)
-#define pr_warn(...)		printk(__VA_ARGS__)
-#define pr_info(...)		printk(__VA_ARGS__)
+#define WARN_ON_ONCE(cond) WARN_ONCE(cond, "WARN_ON_ONCE(%s)", #cond)
+#define pr_warn(...)	   printk(__VA_ARGS__)
+#define pr_info(...)	   printk(__VA_ARGS__)
 
 #endif /* KERNEL_ENV_TIMER_ENV_H */

@@ -32,11 +32,11 @@
 #include "kernel/printk.h"
 #include "lib/string.h"
 
-extern uint32_t boot_magic, boot_info_phys;	/* boot/entry.S */
+extern uint32_t boot_magic, boot_info_phys; /* boot/entry.S */
 
-#define DUMP_MAX_LEN	(64u * 1024)	/* larger blocks are not dumped */
-#define LIMIT_4G	(1ULL << 32)
-#define MB1_INFO_LEN	88		/* through the VBE fields */
+#define DUMP_MAX_LEN (64u * 1024) /* larger blocks are not dumped */
+#define LIMIT_4G     (1ULL << 32)
+#define MB1_INFO_LEN 88 /* through the VBE fields */
 
 static const void *dump_map(uint64_t phys, uint64_t len)
 {
@@ -47,8 +47,8 @@ static const void *dump_map(uint64_t phys, uint64_t len)
 
 static uint32_t rd32(const uint8_t *p)
 {
-	return (uint32_t)p[0] | (uint32_t)p[1] << 8 |
-	       (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
+	       (uint32_t)p[3] << 24;
 }
 
 static uint64_t rd64(const uint8_t *p)
@@ -94,8 +94,9 @@ static bool dump_table(struct ktest *t, uint64_t phys, const char *want)
 		sig[i] = (h[i] >= 0x20 && h[i] < 0x7f) ? (char)h[i] : '?';
 	sig[4] = '\0';
 	if (want && memcmp(sig, want, 4)) {
-		ktest_fail(t, __FILE__, __LINE__, "%s at 0x%lx has signature %s",
-			   want, (unsigned long)phys, sig);
+		ktest_fail(t, __FILE__, __LINE__,
+			   "%s at 0x%lx has signature %s", want,
+			   (unsigned long)phys, sig);
 		return false;
 	}
 	if (len < 36 || len > DUMP_MAX_LEN || !dump_map(phys, len)) {
@@ -161,8 +162,7 @@ static void acpi_tables_are_dumped(struct ktest *t)
 static bool same_bootinfo(const struct bootinfo *a, const struct bootinfo *b)
 {
 	if (a->proto != b->proto || a->nregions != b->nregions ||
-	    a->rsdp_len != b->rsdp_len ||
-	    memcmp(a->rsdp, b->rsdp, a->rsdp_len))
+	    a->rsdp_len != b->rsdp_len || memcmp(a->rsdp, b->rsdp, a->rsdp_len))
 		return false;
 	for (unsigned i = 0; i < a->nregions; i++)
 		if (a->regions[i].base != b->regions[i].base ||
@@ -202,7 +202,8 @@ static void mbi_is_intact(struct ktest *t)
 		       (unsigned long)boot_info.regions[i].len,
 		       boot_info.regions[i].type);
 	if (bootinfo_parse(boot_magic, boot_info_phys, dump_map, &again, err,
-			   sizeof(err)) || !same_bootinfo(&boot_info, &again)) {
+			   sizeof(err)) ||
+	    !same_bootinfo(&boot_info, &again)) {
 		printk("# dump_info mbi=clobbered\n");
 		ktest_skip(t, "the loader's information was reused as memory");
 		return;

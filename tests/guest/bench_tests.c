@@ -32,9 +32,9 @@
 #include "timer/timer.h"
 #include "timer/timer_migration.h"
 
-#define BENCH_LOOPS	1000
-#define BENCH_REPS	31
-#define WALK_REPS	201
+#define BENCH_LOOPS 1000
+#define BENCH_REPS  31
+#define WALK_REPS   201
 
 static volatile bool bench_stop;
 
@@ -84,8 +84,8 @@ static void report(const char *name, unsigned busy, uint64_t *v, unsigned n,
 {
 	sort_u64(v, n);
 	printk("# bench name=%s model=%s cpus=%u busy=%u reps=%u min_ns=%lu "
-	       "median_ns=%lu p99_ns=%lu max_ns=%lu\n", name,
-	       timer_model_name(boot_opts.timer_model), num_online_cpus(),
+	       "median_ns=%lu p99_ns=%lu max_ns=%lu\n",
+	       name, timer_model_name(boot_opts.timer_model), num_online_cpus(),
 	       busy, n, v[0] / per, v[n / 2] / per, v[(n * 99) / 100] / per,
 	       v[n - 1] / per);
 }
@@ -95,8 +95,7 @@ static void dummy_fn(struct timer_list *t)
 	(void)t;
 }
 
-__attribute__((noinline)) static void empty_a(struct timer_list *t,
-					      uint64_t j)
+__attribute__((noinline)) static void empty_a(struct timer_list *t, uint64_t j)
 {
 	__asm__ volatile("" : : "r"(t), "r"(j) : "memory");
 }
@@ -113,7 +112,7 @@ static void bench_enqueue_dequeue(struct ktest *t)
 	unsigned busy = start_busy();
 
 	timer_setup(&timer, dummy_fn, 0);
-	delay_ns(10 * tick_period_ns());	/* let the busy CPUs get going */
+	delay_ns(10 * tick_period_ns()); /* let the busy CPUs get going */
 	for (unsigned r = 0; r < BENCH_REPS; r++) {
 		uint64_t j = READ_ONCE(jiffies64) + 100, t0;
 
@@ -186,5 +185,5 @@ static const struct ktest_case bench_cases[] = {
 	KTEST_CASE(bench_enqueue_dequeue),
 	KTEST_CASE(bench_idle_walk),
 };
-KTEST_SUITE(bench_suite, .name = "bench", .cases = bench_cases,
-	    .ncases = 2, .explicit_only = true);
+KTEST_SUITE(bench_suite, .name = "bench", .cases = bench_cases, .ncases = 2,
+	    .explicit_only = true);

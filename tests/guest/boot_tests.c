@@ -32,8 +32,9 @@ static void cmdline_options_reached_kernel(struct ktest *t)
 	char err[160];
 
 	/* The kernel booted with this line, so it must parse the same way. */
-	KEXPECT_EQ(t, cmdline_parse(boot_info.cmdline, &again, err,
-				    sizeof(err)), 0);
+	KEXPECT_EQ(t,
+		   cmdline_parse(boot_info.cmdline, &again, err, sizeof(err)),
+		   0);
 	KEXPECT_STREQ(t, again.selftest, boot_opts.selftest);
 	KEXPECT_EQ(t, again.hz, boot_opts.hz);
 }
@@ -58,8 +59,8 @@ static void page_alloc_roundtrip(struct ktest *t)
 static void kernel_text_is_read_only_exec(struct ktest *t)
 {
 	int level = 0;
-	uint64_t e = paging_lookup((const void *)memory_map_has_usable_ram,
-				   &level);
+	uint64_t e =
+		paging_lookup((const void *)memory_map_has_usable_ram, &level);
 
 	KEXPECT(t, e & PTE_P);
 	KEXPECT_EQ(t, level, 1);
@@ -84,8 +85,7 @@ static void stack_guard_page_is_unmapped(struct ktest *t)
 	int level = 0;
 
 	KEXPECT_EQ(t, paging_lookup(boot_stack_guard, &level), 0);
-	KEXPECT(t, paging_lookup(boot_stack_guard + PAGE_SIZE, &level) &
-		   PTE_P);
+	KEXPECT(t, paging_lookup(boot_stack_guard + PAGE_SIZE, &level) & PTE_P);
 }
 
 static void printk_formats_in_guest(struct ktest *t)
@@ -186,8 +186,7 @@ static unsigned recurse(unsigned n)
 
 static void recursion_hits_guard_page(struct ktest *t)
 {
-	ktest_fail(t, __FILE__, __LINE__, "recursion returned %u",
-		   recurse(0));
+	ktest_fail(t, __FILE__, __LINE__, "recursion returned %u", recurse(0));
 }
 
 static const struct ktest_case overflow_cases[] = {

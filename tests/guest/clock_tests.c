@@ -78,8 +78,8 @@ static void clock_ns_agrees_across_cpus(struct ktest *t)
 		if (v + err < t0 || v > t1 + err)
 			ktest_fail(t, __FILE__, __LINE__,
 				   "CPU %u: clock_ns %lu outside [%lu, %lu] "
-				   "(sync good to %lu ns)", c,
-				   (unsigned long)v, (unsigned long)t0,
+				   "(sync good to %lu ns)",
+				   c, (unsigned long)v, (unsigned long)t0,
 				   (unsigned long)t1, (unsigned long)err);
 		if (per_cpu(c)->tsc_sync_ns > widest) {
 			widest = per_cpu(c)->tsc_sync_ns;
@@ -87,8 +87,8 @@ static void clock_ns_agrees_across_cpus(struct ktest *t)
 		}
 	}
 	printk("        # %u CPUs checked against CPU %u, sync good to %lu ns "
-	       "at worst (CPU %u)\n", n, self, (unsigned long)widest,
-	       widest_cpu);
+	       "at worst (CPU %u)\n",
+	       n, self, (unsigned long)widest, widest_cpu);
 }
 
 static const struct ktest_case clock_cases[] = {

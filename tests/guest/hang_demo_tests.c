@@ -19,11 +19,11 @@
 #include "lib/atomic.h"
 #include "timer/timer.h"
 
-#define SPIN_CPU	1
+#define SPIN_CPU 1
 
 static bool released;		/* never set: the hang */
 static bool spinner_done;	/* what the waiters wait for */
-static struct timer_list stuck;	/* CPU 1's, due while it spins */
+static struct timer_list stuck; /* CPU 1's, due while it spins */
 
 static void stuck_fn(struct timer_list *t)
 {

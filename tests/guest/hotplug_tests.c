@@ -24,8 +24,8 @@
 #include "tests/guest/probe.h"
 #include "timer/timer.h"
 
-#define WAIT_NS		5000000000ULL
-#define LATE_SLACK_J	(10 + nr_cpus / 4)
+#define WAIT_NS	     5000000000ULL
+#define LATE_SLACK_J (10 + nr_cpus / 4)
 
 /* The highest-numbered online CPU other than this one, or -1. */
 static int victim_cpu(void)
@@ -56,7 +56,8 @@ static void arm_on(struct probe *p, unsigned cpu, uint32_t flags, unsigned ms)
 {
 	*p = (struct probe){ .fired = 0 };
 	timer_setup(&p->timer, probe_fn, flags);
-	p->expires = tick_update_jiffies() + tick_ns_to_jiffies(ms * NSEC_PER_MSEC);
+	p->expires =
+		tick_update_jiffies() + tick_ns_to_jiffies(ms * NSEC_PER_MSEC);
 	smp_call_on(cpu, arm_here, p);
 }
 
@@ -136,8 +137,9 @@ static void offline_moves_every_timer_to_the_caller(struct ktest *t)
 	KEXPECT(t, !cpu_online[x]);
 	KEXPECT(t, !timer_cpu_online((unsigned)x));
 	/* All pending still, now on this CPU's bases, flags otherwise kept. */
-	KEXPECT(t, timer_pending(&pinned.timer) && timer_pending(&global.timer) &&
-		   timer_pending(&def.timer));
+	KEXPECT(t, timer_pending(&pinned.timer) &&
+			   timer_pending(&global.timer) &&
+			   timer_pending(&def.timer));
 	KEXPECT_EQ(t, pinned.timer.flags & TIMER_CPUMASK, self);
 	KEXPECT_EQ(t, global.timer.flags & TIMER_CPUMASK, self);
 	KEXPECT_EQ(t, def.timer.flags & TIMER_CPUMASK, self);
@@ -146,8 +148,8 @@ static void offline_moves_every_timer_to_the_caller(struct ktest *t)
 
 	KEXPECT(t, wait_fired(&pinned) && wait_fired(&global));
 	/* A deferrable timer waits for a tick: stay busy a few. */
-	for (uint64_t t0 = clock_ns(); !probe_fired(&def) &&
-	     clock_ns() - t0 < WAIT_NS;)
+	for (uint64_t t0 = clock_ns();
+	     !probe_fired(&def) && clock_ns() - t0 < WAIT_NS;)
 		cpu_relax();
 	expect_on_time(t, &pinned);
 	expect_on_time(t, &global);
@@ -236,7 +238,7 @@ static void add_timer_on_an_offline_cpu_arms_here(struct ktest *t)
  * Every other CPU in turn goes down and comes back while each online CPU
  * holds a pinned and a global timer: each fires once, never early.
  */
-#define CYCLE_TIMERS	16
+#define CYCLE_TIMERS 16
 
 static void cycles_lose_no_timer(struct ktest *t)
 {

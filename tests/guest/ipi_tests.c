@@ -99,11 +99,11 @@ static void ping(void *arg)
  * The first online CPU of @node other than @not and the CPU running the
  * tests (it is busy here, not in its idle loop, so it cannot be called).
  */
-static unsigned first_cpu_on_node(unsigned node, unsigned not)
+static unsigned first_cpu_on_node(unsigned node, unsigned not )
 {
 	for (unsigned i = 0; i < nr_cpus; i++)
-		if (cpu_online[i] && per_cpu(i)->node == node && i != not &&
-		    i != smp_processor_id())
+		if (cpu_online[i] && per_cpu(i)->node == node &&
+		    i != not &&i != smp_processor_id())
 			return i;
 	return ~0U;
 }
@@ -127,7 +127,8 @@ static void ipi_ping_pong_between_every_pair_of_nodes(struct ktest *t)
 			if (!smp_call_on(from, ping, &p) || !p.ok)
 				ktest_fail(t, __FILE__, __LINE__,
 					   "ping CPU %u (node %u) -> CPU %u "
-					   "(node %u) failed", from, a, to, b);
+					   "(node %u) failed",
+					   from, a, to, b);
 		}
 	}
 	if (needs_three_cpus())
@@ -205,14 +206,14 @@ KTEST_SUITE(ipi_suite, .name = "ipi", .cases = ipi_cases,
  * loaded 2-core host, 24 ms has been seen from host scheduling alone; the
  * worst lateness is printed.
  */
-#define ONESHOT_NS	2000000ULL
-#define ONESHOT_LATE_NS	100000000ULL
+#define ONESHOT_NS		2000000ULL
+#define ONESHOT_LATE_NS		100000000ULL
 /*
  * Plus this much per online CPU: every vCPU is a host thread, and with
  * hundreds of them on two host cores one waits its turn longer (192 ms
  * seen at 255 CPUs while a fuzzer held one core).
  */
-#define ONESHOT_LATE_PER_CPU_NS	500000ULL
+#define ONESHOT_LATE_PER_CPU_NS 500000ULL
 
 static void arm_oneshot(void *arg)
 {
@@ -265,8 +266,8 @@ static void lapic_oneshot_fires_within_bound_on_each_ap(struct ktest *t)
  * fire before its time; how early is exact (both stamps are clock_ns()),
  * how late is host scheduling and only printed.
  */
-#define LONG_ONESHOT_NS		100000000ULL
-#define LONG_ONESHOT_CPUS	4
+#define LONG_ONESHOT_NS	  100000000ULL
+#define LONG_ONESHOT_CPUS 4
 
 static void arm_long_oneshot(void *arg)
 {
@@ -304,20 +305,21 @@ static void lapic_long_oneshot_never_fires_early(struct ktest *t)
 		fired = p->last_timer_irq_ns;
 		KEXPECT_EQ(t, p->timer_irqs, irqs[k] + 1);
 		if (fired < armed[k] + LONG_ONESHOT_NS)
-			ktest_fail(t, __FILE__, __LINE__,
-				   "CPU %u: armed for %lu ns, fired %lu ns early "
-				   "(lapic_timer_khz=%lu err_ppm=%lu)",
-				   cpu[k], (unsigned long)LONG_ONESHOT_NS,
-				   (unsigned long)(armed[k] + LONG_ONESHOT_NS -
-						   fired),
-				   (unsigned long)(lapic_timer_rate() / 1000),
-				   (unsigned long)lapic_timer_rate_error_ppm());
+			ktest_fail(
+				t, __FILE__, __LINE__,
+				"CPU %u: armed for %lu ns, fired %lu ns early "
+				"(lapic_timer_khz=%lu err_ppm=%lu)",
+				cpu[k], (unsigned long)LONG_ONESHOT_NS,
+				(unsigned long)(armed[k] + LONG_ONESHOT_NS -
+						fired),
+				(unsigned long)(lapic_timer_rate() / 1000),
+				(unsigned long)lapic_timer_rate_error_ppm());
 		else if (fired - armed[k] - LONG_ONESHOT_NS > worst)
 			worst = fired - armed[k] - LONG_ONESHOT_NS;
 	}
 	printk("        # lapic_long_oneshot: %u CPUs, 100 ms timer, worst "
-	       "lateness %lu us, err_ppm=%lu\n", n, worst / 1000,
-	       (unsigned long)lapic_timer_rate_error_ppm());
+	       "lateness %lu us, err_ppm=%lu\n",
+	       n, worst / 1000, (unsigned long)lapic_timer_rate_error_ppm());
 }
 
 /*
@@ -328,9 +330,9 @@ static void lapic_long_oneshot_never_fires_early(struct ktest *t)
  * hand-over waits for the host to schedule one particular vCPU (a few ms
  * each under TCG on a loaded host), hence also the long wait bound.
  */
-#define LOCK_ROUNDS	200
-#define LOCK_CPUS	3
-#define LOCK_WAIT_NS	60000000000ULL
+#define LOCK_ROUNDS  200
+#define LOCK_CPUS    3
+#define LOCK_WAIT_NS 60000000000ULL
 
 static spinlock_t test_lock = SPINLOCK_INIT;
 static volatile uint64_t locked_counter;

@@ -12,13 +12,13 @@
 #include "timer/timer.h"
 
 struct probe {
-	struct timer_list timer;	/* first: the callback casts back */
+	struct timer_list timer; /* first: the callback casts back */
 	uint64_t expires;
-	volatile uint64_t fired_j;	/* jiffies64 in the callback */
+	volatile uint64_t fired_j; /* jiffies64 in the callback */
 	volatile unsigned fired_cpu;
-	volatile unsigned fired;	/* callback runs */
-	uint64_t irq_delay_ns;		/* how late the expiring CPU's irq was */
-	uint64_t awake_ns;		/* its cpu_idle_awake_ns() then */
+	volatile unsigned fired; /* callback runs */
+	uint64_t irq_delay_ns;	 /* how late the expiring CPU's irq was */
+	uint64_t awake_ns;	 /* its cpu_idle_awake_ns() then */
 };
 
 /* The callback: timer_setup(&p->timer, probe_fn, flags). */

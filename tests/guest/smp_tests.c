@@ -60,8 +60,8 @@ static void apic_mode_can_address_every_cpu(struct ktest *t)
 	for (unsigned i = 0; i < acpi_topo.ncpus; i++)
 		if (!lapic_id_reachable(acpi_topo.cpus[i].apic_id))
 			ktest_fail(t, __FILE__, __LINE__,
-				   "CPU %u (apic %u) unreachable in %s mode",
-				   i, acpi_topo.cpus[i].apic_id,
+				   "CPU %u (apic %u) unreachable in %s mode", i,
+				   acpi_topo.cpus[i].apic_id,
 				   lapic_mode_name());
 	printk("        # apic mode=%s x2apic_cpuid=%s\n", lapic_mode_name(),
 	       lapic_has_x2apic() ? "yes" : "no");

@@ -33,13 +33,13 @@
 #include "tests/guest/probe.h"
 #include "timer/timer.h"
 
-#define TIMER_SLACK_J	10
-#define WAIT_NS		5000000000ULL
+#define TIMER_SLACK_J 10
+#define WAIT_NS	      5000000000ULL
 
 /* Granularity (jiffies) of the wheel level a timer @delta away lands in. */
 static uint64_t level_granularity(uint64_t delta)
 {
-	uint64_t gran = 1, start = 63;	/* LVL_START(1) = 63 */
+	uint64_t gran = 1, start = 63; /* LVL_START(1) = 63 */
 
 	while (delta >= start) {
 		gran *= 8;
@@ -86,7 +86,10 @@ static const struct {
 	uint32_t flags;
 	uint64_t delta;
 } kinds[] = {
-	{ TIMER_PINNED, 3 }, { TIMER_PINNED, 70 }, { 0, 3 }, { 0, 70 },
+	{ TIMER_PINNED, 3 },
+	{ TIMER_PINNED, 70 },
+	{ 0, 3 },
+	{ 0, 70 },
 };
 #define NKINDS (sizeof(kinds) / sizeof(kinds[0]))
 
@@ -166,16 +169,17 @@ static void timers_on_every_cpu_expire_in_bounds(struct ktest *t)
 				   c, k, (unsigned long)p[i].fired_j,
 				   (unsigned long)p[i].expires);
 		else if (late > bound)
-			ktest_fail(t, __FILE__, __LINE__,
-				   "CPU %u kind %u: %lu jiffies late (bound %lu; "
-				   "host share %lu us: irq %lu us late, CPU %u "
-				   "%lu us out of HLT)", c, k,
-				   (unsigned long)late, (unsigned long)bound,
-				   (unsigned long)(host / 1000),
-				   (unsigned long)(p[i].irq_delay_ns / 1000),
-				   p[i].fired_cpu,
-				   (unsigned long)((awake1[c] - awake0[c]) /
-						   1000));
+			ktest_fail(
+				t, __FILE__, __LINE__,
+				"CPU %u kind %u: %lu jiffies late (bound %lu; "
+				"host share %lu us: irq %lu us late, CPU %u "
+				"%lu us out of HLT)",
+				c, k, (unsigned long)late, (unsigned long)bound,
+				(unsigned long)(host / 1000),
+				(unsigned long)(p[i].irq_delay_ns / 1000),
+				p[i].fired_cpu,
+				(unsigned long)((awake1[c] - awake0[c]) /
+						1000));
 		else if (late > worst) {
 			worst = late;
 			worst_i = i;
@@ -186,14 +190,15 @@ static void timers_on_every_cpu_expire_in_bounds(struct ktest *t)
 	}
 	printk("        # %u CPUs x %u timers, worst lateness %lu jiffies "
 	       "(CPU %u kind %u, host share %lu us), runner stalled up to "
-	       "%lu us, most time out of HLT %lu us (CPU %u)\n", ncpus,
-	       (unsigned)NKINDS, (unsigned long)worst,
+	       "%lu us, most time out of HLT %lu us (CPU %u)\n",
+	       ncpus, (unsigned)NKINDS, (unsigned long)worst,
 	       (unsigned)(worst_i / NKINDS), (unsigned)(worst_i % NKINDS),
 	       (unsigned long)(host_share_ns(&p[worst_i],
 					     (unsigned)(worst_i / NKINDS),
-					     awake0, awake1, stall) / NSEC_PER_USEC),
-	       (unsigned long)(stall / NSEC_PER_USEC), (unsigned long)(awake_max / NSEC_PER_USEC),
-	       awake_cpu);
+					     awake0, awake1, stall) /
+			       NSEC_PER_USEC),
+	       (unsigned long)(stall / NSEC_PER_USEC),
+	       (unsigned long)(awake_max / NSEC_PER_USEC), awake_cpu);
 }
 
 /* An online CPU other than the test runner, settled in NOHZ idle. */
@@ -256,8 +261,8 @@ static void remote_pinned_timer_costs_one_ipi_wake(struct ktest *t)
 static void arm_deferrable(void *arg)
 {
 	struct probe *p = arg;
-	uint32_t pin = boot_opts.timer_model == TIMER_MODEL_PUSH ?
-		       TIMER_PINNED : 0;
+	uint32_t pin =
+		boot_opts.timer_model == TIMER_MODEL_PUSH ? TIMER_PINNED : 0;
 
 	timer_setup(&p->timer, probe_fn, TIMER_DEFERRABLE | pin);
 	p->expires = tick_update_jiffies() + 2;
@@ -417,8 +422,8 @@ static void nohz_off_keeps_the_tick_in_idle(struct ktest *t)
 			   "CPU %d: %lu timer wakes in %lu ticks' time", c,
 			   (unsigned long)ticks, (unsigned long)want);
 	printk("        # CPU %d: %lu timer wakes in %lu ticks' time, last tick "
-	       "interrupt %lu us late\n", c, (unsigned long)ticks,
-	       (unsigned long)want,
+	       "interrupt %lu us late\n",
+	       c, (unsigned long)ticks, (unsigned long)want,
 	       (unsigned long)(READ_ONCE(pc->tick_irq_delay_ns) / 1000));
 }
 

@@ -23,7 +23,7 @@
 #include "timer/timer.h"
 #include "timer/timer_migration.h"
 
-#define WAIT_NS	5000000000ULL
+#define WAIT_NS 5000000000ULL
 
 static unsigned ngroups(void)
 {

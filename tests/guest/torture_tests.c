@@ -53,25 +53,28 @@
 #include "lib/time.h"
 #include "timer/timer.h"
 
-#define TT_TIMERS	32		/* per CPU */
-#define TT_NO_CPU	(-1)
-#define TT_REST_NS	5000000ULL	/* most a CPU idles between bursts */
-#define TT_HOTPLUG_NS	10000000ULL	/* up to this between hotplug steps */
-#define TT_WAIT_NS	(10 * NSEC_PER_SEC)	/* for a burst, for the last expiries */
+#define TT_TIMERS     32 /* per CPU */
+#define TT_NO_CPU     (-1)
+#define TT_REST_NS    5000000ULL	  /* most a CPU idles between bursts */
+#define TT_HOTPLUG_NS 10000000ULL	  /* up to this between hotplug steps */
+#define TT_WAIT_NS    (10 * NSEC_PER_SEC) /* for a burst, for the last expiries */
 
 static const uint32_t tt_kinds[] = {
-	TIMER_PINNED, 0, TIMER_DEFERRABLE, TIMER_PINNED | TIMER_DEFERRABLE,
+	TIMER_PINNED,
+	0,
+	TIMER_DEFERRABLE,
+	TIMER_PINNED | TIMER_DEFERRABLE,
 };
 
 struct tt_timer {
-	struct timer_list timer;	/* first: the callback casts back */
+	struct timer_list timer; /* first: the callback casts back */
 	uint32_t flags;
 	unsigned owner;
 	/* Floor: written by the owner under seq (odd while changing). */
 	uint32_t seq;
 	bool exact;
 	uint64_t floor;
-	unsigned queued_cpu;		/* where the last arm asked to run */
+	unsigned queued_cpu; /* where the last arm asked to run */
 	/* The owner's counts. */
 	uint64_t armed, cancelled, pending;
 	/* The callback's counts, atomics. */
@@ -80,15 +83,15 @@ struct tt_timer {
 
 struct tt_cpu {
 	uint64_t rng;
-	struct tt_timer *timers;	/* this CPU's slice, TT_TIMERS */
-	uint64_t ops, op_max_ns;	/* owner */
+	struct tt_timer *timers; /* this CPU's slice, TT_TIMERS */
+	uint64_t ops, op_max_ns; /* owner */
 	/* Controller: burst state, hotplug counts. */
 	bool used, busy, down, stuck;
 	uint64_t rest_until, offlines, onlines;
 	/* add_timer_on() handshake with cpu_down(). */
 	volatile bool target_ok;
 	volatile int using;
-	uint64_t ran;			/* callbacks run here, atomic */
+	uint64_t ran; /* callbacks run here, atomic */
 } __attribute__((aligned(64)));
 
 struct tt_sum {
@@ -97,7 +100,7 @@ struct tt_sum {
 	uint64_t op_max_us;
 };
 
-struct tt_early {			/* the first early expiry seen */
+struct tt_early { /* the first early expiry seen */
 	bool seen;
 	unsigned owner, index, cpu;
 	uint32_t flags;
@@ -109,7 +112,7 @@ static struct tt_timer *tt_timers;
 static struct tt_sum tt_total;
 static struct tt_early tt_first_early;
 static bool tt_ran;
-static uint64_t tt_moved0;	/* hotplug_timers_moved() at the start */
+static uint64_t tt_moved0; /* hotplug_timers_moved() at the start */
 static unsigned tt_hotplug_errors, tt_stuck;
 static int tt_hotplug_err_code;
 static unsigned tt_hotplug_err_cpu;
@@ -190,8 +193,8 @@ static void tt_set_floor(struct tt_timer *tt, uint64_t floor, bool exact)
 /* Owner, before arming @tt for @exp on @cpu; returns the arms live before. */
 static uint64_t tt_before_arm(struct tt_timer *tt, uint64_t exp, unsigned cpu)
 {
-	uint64_t live = tt->armed - tt->cancelled -
-			smp_load_acquire(&tt->fired);
+	uint64_t live =
+		tt->armed - tt->cancelled - smp_load_acquire(&tt->fired);
 
 	if (live == 0)
 		tt_set_floor(tt, exp, true);
@@ -380,8 +383,8 @@ static void tt_dispatch(uint64_t now)
 			continue;
 		if (tc->busy && smp_run_wait(c, 0)) {
 			tc->busy = false;
-			tc->rest_until = now + tt_below(&tt_cpus[self].rng,
-							TT_REST_NS);
+			tc->rest_until =
+				now + tt_below(&tt_cpus[self].rng, TT_REST_NS);
 		}
 		if (!tc->busy && now >= tc->rest_until) {
 			tc->busy = true;
@@ -482,8 +485,8 @@ static void tt_control(uint64_t duration_ns)
 			tt_op(me);
 		if (now >= next_hp) {
 			tt_hotplug_step(&ndown);
-			next_hp = clock_ns() + tt_below(&me->rng,
-							TT_HOTPLUG_NS);
+			next_hp =
+				clock_ns() + tt_below(&me->rng, TT_HOTPLUG_NS);
 		}
 		tt_pause(me);
 	}
@@ -515,8 +518,7 @@ static void tt_quiesce(void)
 		/* A CPU that did not come back: its slice is ours now. */
 		if (tc->used && (c == self || tc->down))
 			tt_sweep(tc);
-		else if (tc->busy && !tc->stuck &&
-			 !smp_run_wait(c, TT_WAIT_NS))
+		else if (tc->busy && !tc->stuck && !smp_run_wait(c, TT_WAIT_NS))
 			tt_stuck++;
 	}
 }
@@ -589,10 +591,10 @@ static void tt_print_cpu(unsigned c, const struct tt_sum *s)
 	printk("# torture cpu=%u node=%u ops=%lu armed=%lu expired=%lu "
 	       "cancelled=%lu pending=%lu early=%lu twice=%lu lost=%lu "
 	       "loose=%lu late_max_j=%lu op_max_us=%lu ran=%lu migrated=%lu "
-	       "offline=%lu online=%lu\n", c, per_cpu(c)->node, s->ops,
-	       s->armed, s->expired, s->cancelled, s->pending, s->early,
-	       s->twice, s->lost, s->loose, s->late_max, s->op_max_us, s->ran,
-	       s->migrated, s->offlines, s->onlines);
+	       "offline=%lu online=%lu\n",
+	       c, per_cpu(c)->node, s->ops, s->armed, s->expired, s->cancelled,
+	       s->pending, s->early, s->twice, s->lost, s->loose, s->late_max,
+	       s->op_max_us, s->ran, s->migrated, s->offlines, s->onlines);
 }
 
 /* Per-CPU lines (by owner; ran= by where the callback ran), then totals. */
@@ -602,10 +604,12 @@ static void tt_report(unsigned ncpus)
 
 	for (unsigned c = 0; c < nr_cpus; c++) {
 		const struct tt_cpu *tc = &tt_cpus[c];
-		struct tt_sum s = { .ops = tc->ops, .offlines = tc->offlines,
+		struct tt_sum s = { .ops = tc->ops,
+				    .offlines = tc->offlines,
 				    .onlines = tc->onlines,
 				    .ran = READ_ONCE(tc->ran),
-				    .op_max_us = tc->op_max_ns / NSEC_PER_USEC };
+				    .op_max_us =
+					    tc->op_max_ns / NSEC_PER_USEC };
 
 		if (!tc->used)
 			continue;
@@ -621,10 +625,9 @@ static void tt_report(unsigned ncpus)
 	       "offline_moved=%lu hotplug_errors=%u\n",
 	       (unsigned long)boot_opts.torture_seed, boot_opts.torture_ms,
 	       ncpus, ncpus * TT_TIMERS, t->ops, t->armed, t->expired,
-	       t->cancelled, t->pending, t->early, t->twice, t->lost,
-	       t->loose, t->late_max, t->op_max_us, t->offlines, t->onlines,
-	       t->migrated, hotplug_timers_moved() - tt_moved0,
-	       tt_hotplug_errors);
+	       t->cancelled, t->pending, t->early, t->twice, t->lost, t->loose,
+	       t->late_max, t->op_max_us, t->offlines, t->onlines, t->migrated,
+	       hotplug_timers_moved() - tt_moved0, tt_hotplug_errors);
 }
 
 static unsigned tt_used_cpus(void)
@@ -691,10 +694,11 @@ static void torture_accounting_is_exact(struct ktest *t)
 		if (armed != acc)
 			ktest_fail(t, __FILE__, __LINE__,
 				   "CPU %u: armed %lu, expired + cancelled + "
-				   "pending %lu", c, armed, acc);
+				   "pending %lu",
+				   c, armed, acc);
 	}
-	KEXPECT_EQ(t, tt_total.armed, tt_total.expired + tt_total.cancelled +
-		   tt_total.pending);
+	KEXPECT_EQ(t, tt_total.armed,
+		   tt_total.expired + tt_total.cancelled + tt_total.pending);
 	KEXPECT_EQ(t, tt_total.lost, 0);
 }
 
@@ -707,9 +711,9 @@ static void torture_no_timer_early(struct ktest *t)
 	if (tt_total.early)
 		ktest_fail(t, __FILE__, __LINE__,
 			   "%lu early, first: CPU %u timer %u flags 0x%x ran "
-			   "on CPU %u at jiffy %lu, floor %lu", tt_total.early,
-			   e->owner, e->index, e->flags, e->cpu, e->now,
-			   e->floor);
+			   "on CPU %u at jiffy %lu, floor %lu",
+			   tt_total.early, e->owner, e->index, e->flags, e->cpu,
+			   e->now, e->floor);
 }
 
 static void torture_no_timer_twice(struct ktest *t)

@@ -17,8 +17,8 @@
 #include "lib/trace_ring.h"
 #include "timer/timer.h"
 
-#define TIMER_BITS	(TRACE_BIT(TRACE_timer_start) | \
-			 TRACE_BIT(TRACE_timer_cancel))
+#define TIMER_BITS \
+	(TRACE_BIT(TRACE_timer_start) | TRACE_BIT(TRACE_timer_cancel))
 
 static const char *trace_skip(void)
 {
@@ -33,8 +33,8 @@ static void nop_fn(struct timer_list *t)
 }
 
 /* Index of the first record of @event for address @arg0 at or after @from. */
-static uint64_t find(const struct trace_ring *r, uint64_t from,
-		     unsigned event, uint64_t arg0)
+static uint64_t find(const struct trace_ring *r, uint64_t from, unsigned event,
+		     uint64_t arg0)
 {
 	uint64_t head = trace_ring_head(r);
 	struct trace_rec rec;
@@ -98,7 +98,7 @@ static void trace_disabled_event_records_nothing(struct ktest *t)
 	WRITE_ONCE(trace_enabled_mask, saved);
 	KEXPECT_EQ(t, deleted, 1);
 	KEXPECT(t, find(r, from, TRACE_timer_start, TRACE_PTR(&timer)) !=
-		   UINT64_MAX);
+			   UINT64_MAX);
 	KEXPECT_EQ(t, find(r, from, TRACE_timer_cancel, TRACE_PTR(&timer)),
 		   UINT64_MAX);
 }

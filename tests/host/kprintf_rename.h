@@ -10,7 +10,7 @@
 #ifndef TESTS_HOST_KPRINTF_RENAME_H
 #define TESTS_HOST_KPRINTF_RENAME_H
 
-#define snprintf	k_snprintf
-#define vsnprintf	k_vsnprintf
+#define snprintf  k_snprintf
+#define vsnprintf k_vsnprintf
 
 #endif /* TESTS_HOST_KPRINTF_RENAME_H */

@@ -11,13 +11,13 @@
 
 #define memset	k_memset
 #define memcpy	k_memcpy
-#define memmove	k_memmove
+#define memmove k_memmove
 #define memcmp	k_memcmp
 #define strlen	k_strlen
-#define strnlen	k_strnlen
+#define strnlen k_strnlen
 #define strcmp	k_strcmp
-#define strncmp	k_strncmp
+#define strncmp k_strncmp
 #define strchr	k_strchr
-#define strlcpy	k_strlcpy
+#define strlcpy k_strlcpy
 
 #endif /* TESTS_HOST_KSTRING_RENAME_H */

@@ -11,7 +11,7 @@
 
 #include "tests/host/registry.h"
 
-#define MAX_HOST_SUITES	64
+#define MAX_HOST_SUITES 64
 
 static host_suite_fn host_suites[MAX_HOST_SUITES];
 static int nr_host_suites;

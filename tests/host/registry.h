@@ -15,8 +15,10 @@ typedef Suite *(*host_suite_fn)(void);
 
 void host_register_suite(host_suite_fn fn);
 
-#define HOST_SUITE(fn) \
+#define HOST_SUITE(fn)                                          \
 	static void __attribute__((constructor)) reg_##fn(void) \
-	{ host_register_suite(fn); }
+	{                                                       \
+		host_register_suite(fn);                        \
+	}
 
 #endif /* TESTS_HOST_REGISTRY_H */

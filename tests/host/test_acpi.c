@@ -14,17 +14,17 @@
 #include "drivers/acpi.h"
 #include "lib/errno.h"
 
-#define MEM_SIZE	0x110000	/* covers the 0xE0000-0xFFFFF BIOS area */
-#define RSDT_AT		0x200
-#define XSDT_AT		0x600
-#define MADT_AT		0x1000
-#define MADT2_AT	0x4000
-#define SRAT_AT		0x8000
-#define SLIT_AT		0xc000
+#define MEM_SIZE    0x110000 /* covers the 0xE0000-0xFFFFF BIOS area */
+#define RSDT_AT	    0x200
+#define XSDT_AT	    0x600
+#define MADT_AT	    0x1000
+#define MADT2_AT    0x4000
+#define SRAT_AT	    0x8000
+#define SLIT_AT	    0xc000
 /* Room for the QEMU-sized tables of qemu_style_1024_cpus (~14 and ~23 KiB). */
-#define BIG_MADT_AT	0x20000
-#define BIG_SRAT_AT	0x30000
-#define MAX_CPUS	1024
+#define BIG_MADT_AT 0x20000
+#define BIG_SRAT_AT 0x30000
+#define MAX_CPUS    1024
 
 static uint8_t mem[MEM_SIZE] __attribute__((aligned(8)));
 static struct acpi_cpu cpus[MAX_CPUS];
@@ -76,7 +76,7 @@ static struct tb tb_start(uint64_t at, const char *sig, uint32_t hdr_len)
 
 	memset(mem + at, 0, hdr_len);
 	memcpy(mem + at, sig, 4);
-	mem[at + 8] = 1;		/* revision */
+	mem[at + 8] = 1; /* revision */
 	memcpy(mem + at + 10, "TESTOE", 6);
 	return t;
 }
@@ -121,8 +121,7 @@ static void madt_lapic(struct tb *t, uint8_t uid, uint8_t id, uint32_t flags)
 	tb_add(t, e, sizeof(e));
 }
 
-static void madt_x2apic(struct tb *t, uint32_t id, uint32_t flags,
-			uint32_t uid)
+static void madt_x2apic(struct tb *t, uint32_t id, uint32_t flags, uint32_t uid)
 {
 	uint8_t e[16] = { 9, 16 };
 
@@ -178,8 +177,7 @@ static void srat_lapic(struct tb *t, uint8_t id, uint32_t dom, uint32_t flags)
 	tb_add(t, e, sizeof(e));
 }
 
-static void srat_x2apic(struct tb *t, uint32_t id, uint32_t dom,
-			uint32_t flags)
+static void srat_x2apic(struct tb *t, uint32_t id, uint32_t dom, uint32_t flags)
 {
 	uint8_t e[24] = { 2, 24 };
 
@@ -296,11 +294,12 @@ static void interleaved_srat(uint32_t dom_even, uint32_t dom_odd)
 
 #define PARSE_OK() ck_assert_msg(parse() == 0, "parse failed: %s", err)
 
-#define PARSE_ERR(substr) do { \
-	ck_assert_int_eq(parse(), -EINVAL); \
-	ck_assert_msg(strstr(err, (substr)), "err '%s' lacks '%s'", err, \
-		      (substr)); \
-} while (0)
+#define PARSE_ERR(substr)                                                   \
+	do {                                                                \
+		ck_assert_int_eq(parse(), -EINVAL);                         \
+		ck_assert_msg(strstr(err, (substr)), "err '%s' lacks '%s'", \
+			      err, (substr));                               \
+	} while (0)
 
 /* ---- good tables ---- */
 
@@ -313,8 +312,7 @@ START_TEST(rsdp_v1_with_rsdt)
 	build_rsdt(tabs, 1);
 	build_rsdp(rsdp, 0, RSDT_AT, 0);
 	/* a v1 RSDP is only 20 bytes */
-	ck_assert_int_eq(acpi_parse(map, rsdp, 20, &topo, err, sizeof(err)),
-			 0);
+	ck_assert_int_eq(acpi_parse(map, rsdp, 20, &topo, err, sizeof(err)), 0);
 	ck_assert_uint_eq(topo.ncpus, 4);
 	ck_assert_uint_eq(topo.ncpus_present, 4);
 	ck_assert(!topo.cpus_truncated);
@@ -333,8 +331,8 @@ START_TEST(rsdp_v2_with_xsdt)
 	setup();
 	simple_madt(MADT_AT, 6);
 	simple_madt(MADT2_AT, 2);
-	build_rsdt(tabs, 1);		/* RSDT -> 2-CPU MADT */
-	use_xsdt(MADT_AT, 0, 0);	/* XSDT -> 6-CPU MADT */
+	build_rsdt(tabs, 1);	 /* RSDT -> 2-CPU MADT */
+	use_xsdt(MADT_AT, 0, 0); /* XSDT -> 6-CPU MADT */
 	build_rsdp(rsdp, 2, RSDT_AT, XSDT_AT);
 	PARSE_OK();
 	ck_assert_uint_eq(topo.ncpus, 6);
@@ -365,8 +363,8 @@ START_TEST(find_rsdp_in_bios_area)
 
 	simple_madt(MADT_AT, 3);
 	use_xsdt(MADT_AT, 0, 0);
-	put16(0x40e, 0x9fc0);		/* EBDA at 0x9fc00, no RSDP there */
-	memcpy(mem + 0x9fc00, "RSD PTR ", 8);	/* bad checksum */
+	put16(0x40e, 0x9fc0); /* EBDA at 0x9fc00, no RSDP there */
+	memcpy(mem + 0x9fc00, "RSD PTR ", 8); /* bad checksum */
 	/* valid but misaligned: must be ignored */
 	build_rsdp(mem + 0xe0008, 2, 0, XSDT_AT);
 	/* signature with a bad v1 checksum */
@@ -379,7 +377,8 @@ START_TEST(find_rsdp_in_bios_area)
 	ck_assert_int_eq(acpi_find_rsdp(map, &phys), 0);
 	ck_assert_uint_eq(phys, 0xf0020);
 	ck_assert_msg(acpi_parse(map, map(phys, 36), 36, &topo, err,
-				 sizeof(err)) == 0, "%s", err);
+				 sizeof(err)) == 0,
+		      "%s", err);
 	ck_assert_uint_eq(topo.ncpus, 3);
 
 	/* the EBDA is searched first */
@@ -411,14 +410,14 @@ START_TEST(madt_8_lapics_one_disabled)
 	for (i = 0; i < 8; i++)
 		madt_lapic(&t, (uint8_t)(10 + i), (uint8_t)(7 - i),
 			   i == 3 ? 0 : 1);
-	madt_lapic(&t, 99, 99, 2);	/* online-capable, not enabled */
+	madt_lapic(&t, 99, 99, 2); /* online-capable, not enabled */
 	tb_fix(&t);
 	use_xsdt(MADT_AT, 0, 0);
 	PARSE_OK();
 	ck_assert_uint_eq(topo.ncpus, 7);
 	ck_assert_uint_eq(topo.ncpus_present, 7);
 	for (i = 0; i < 7; i++) {
-		unsigned int m = i < 3 ? i : i + 1;	/* MADT order */
+		unsigned int m = i < 3 ? i : i + 1; /* MADT order */
 
 		ck_assert_uint_eq(cpus[i].apic_id, 7 - m);
 		ck_assert_uint_eq(cpus[i].acpi_uid, 10 + m);
@@ -437,7 +436,7 @@ START_TEST(madt_x2apic_entries)
 	t = madt_start(MADT_AT);
 	madt_lapic(&t, 0, 0, 1);
 	madt_x2apic(&t, 0x100, 1, 1000);
-	madt_x2apic(&t, 0x12345678, 0, 1001);	/* disabled */
+	madt_x2apic(&t, 0x12345678, 0, 1001); /* disabled */
 	madt_x2apic(&t, 0xfffffffe, 1, 0xdeadbeef);
 	tb_fix(&t);
 	use_xsdt(MADT_AT, 0, 0);
@@ -462,7 +461,7 @@ START_TEST(madt_ioapic_and_overrides)
 	t = madt_start(MADT_AT);
 	madt_lapic(&t, 0, 0, 1);
 	madt_ioapic(&t, 2, 0xfec00000, 0);
-	tb_add(&t, unknown, sizeof(unknown));	/* skipped by length */
+	tb_add(&t, unknown, sizeof(unknown)); /* skipped by length */
 	madt_ioapic(&t, 3, 0xfec01000, 24);
 	madt_iso(&t, 0, 2, 0);
 	madt_iso(&t, 9, 9, 0x000d);
@@ -535,7 +534,7 @@ START_TEST(srat_domains_5_and_9)
 
 	setup();
 	simple_madt(MADT_AT, 8);
-	interleaved_srat(9, 5);		/* even CPUs 9, odd CPUs 5 */
+	interleaved_srat(9, 5); /* even CPUs 9, odd CPUs 5 */
 	use_xsdt(MADT_AT, SRAT_AT, 0);
 	PARSE_OK();
 	ck_assert_uint_eq(topo.nnodes, 2);
@@ -550,7 +549,7 @@ START_TEST(srat_domains_5_and_9)
 		else
 			srat_x2apic(&t, i, 0x7, 1);
 	}
-	srat_lapic(&t, 0, 3, 0);	/* disabled: ignored */
+	srat_lapic(&t, 0, 3, 0); /* disabled: ignored */
 	tb_fix(&t);
 	PARSE_OK();
 	ck_assert_uint_eq(topo.nnodes, 2);
@@ -587,7 +586,7 @@ START_TEST(srat_missing_cpu_is_incomplete)
 	t = srat_start(SRAT_AT);
 	srat_lapic(&t, 0, 4, 1);
 	srat_lapic(&t, 2, 6, 1);
-	srat_lapic(&t, 77, 8, 1);	/* unknown CPU: ignored */
+	srat_lapic(&t, 77, 8, 1); /* unknown CPU: ignored */
 	tb_fix(&t);
 	use_xsdt(MADT_AT, SRAT_AT, 0);
 	PARSE_OK();
@@ -637,7 +636,8 @@ START_TEST(slit_larger_than_cap)
 	setup();
 	for (i = 0; i < 70; i++)
 		for (j = 0; j < 70; j++)
-			m[i * 70 + j] = (uint8_t)(i == j ? 10 : 20 + (i + j) % 50);
+			m[i * 70 + j] =
+				(uint8_t)(i == j ? 10 : 20 + (i + j) % 50);
 	simple_madt(MADT_AT, 2);
 	build_slit(SLIT_AT, 70, m);
 	use_xsdt(MADT_AT, SLIT_AT, 0);
@@ -659,7 +659,7 @@ START_TEST(capacity_truncation)
 	interleaved_srat(3, 1);
 	use_xsdt(MADT_AT, SRAT_AT, 0);
 	topo.cpus_cap = 4;
-	cpus[4].apic_id = 0x5a5a;	/* must not be written */
+	cpus[4].apic_id = 0x5a5a; /* must not be written */
 	PARSE_OK();
 	ck_assert_uint_eq(topo.ncpus, 4);
 	ck_assert_uint_eq(topo.ncpus_present, 8);
@@ -690,9 +690,9 @@ START_TEST(cpus_255_and_more)
 	unsigned int i, count[3] = { 0 };
 
 	setup();
-	simple_madt(MADT_AT, 255);	/* APIC ids 0..254 */
+	simple_madt(MADT_AT, 255); /* APIC ids 0..254 */
 	t = srat_start(SRAT_AT);
-	for (i = 0; i < 255; i++)	/* 3 nodes, non-contiguous lists */
+	for (i = 0; i < 255; i++) /* 3 nodes, non-contiguous lists */
 		srat_lapic(&t, (uint8_t)i, 10 * (i % 3), 1);
 	tb_fix(&t);
 	use_xsdt(MADT_AT, SRAT_AT, 0);
@@ -804,8 +804,8 @@ START_TEST(srat_x2apic_full_width_and_disabled)
 	t = srat_start(SRAT_AT);
 	srat_x2apic(&t, 0x00010000, 0xdeadbeef, 1);
 	srat_x2apic(&t, 0xfffffffe, 0x7, 1);
-	srat_x2apic(&t, 0x00000300, 0x7, 0);		/* disabled */
-	srat_x2apic(&t, 0x00000301, 0x9, 1);		/* no such CPU */
+	srat_x2apic(&t, 0x00000300, 0x7, 0); /* disabled */
+	srat_x2apic(&t, 0x00000301, 0x9, 1); /* no such CPU */
 	tb_fix(&t);
 	use_xsdt(MADT_AT, SRAT_AT, 0);
 	PARSE_OK();
@@ -815,7 +815,7 @@ START_TEST(srat_x2apic_full_width_and_disabled)
 	ck_assert_uint_eq(cpus[1].apic_id, 0xfffffffe);
 	ck_assert_uint_eq(cpus[1].proximity_domain, 7);
 	ck_assert_uint_eq(topo.nnodes, 2);
-	ck_assert_uint_eq(cpus[0].node, 1);	/* 0xdeadbeef sorts after 7 */
+	ck_assert_uint_eq(cpus[0].node, 1); /* 0xdeadbeef sorts after 7 */
 	ck_assert_uint_eq(cpus[1].node, 0);
 	ck_assert(!cpus[2].srat_found);
 	ck_assert_uint_eq(cpus[2].node, 0);
@@ -833,10 +833,11 @@ START_TEST(x2apic_entries_too_short)
 
 	setup();
 	t = madt_start(MADT_AT);
-	tb_add(&t, e, 12);		/* Local x2APIC: 16 bytes */
+	tb_add(&t, e, 12); /* Local x2APIC: 16 bytes */
 	tb_fix(&t);
 	use_xsdt(MADT_AT, 0, 0);
-	PARSE_ERR("acpi: MADT entry type 9 at offset 44 has length 12, need 16");
+	PARSE_ERR(
+		"acpi: MADT entry type 9 at offset 44 has length 12, need 16");
 	ck_assert_uint_eq(topo.ncpus, 0);
 
 	simple_madt(MADT_AT, 2);
@@ -844,10 +845,11 @@ START_TEST(x2apic_entries_too_short)
 	srat_lapic(&t, 0, 0, 1);
 	e[0] = 2;
 	e[1] = 16;
-	tb_add(&t, e, 16);		/* x2APIC affinity: 24 bytes */
+	tb_add(&t, e, 16); /* x2APIC affinity: 24 bytes */
 	tb_fix(&t);
 	use_xsdt(MADT_AT, SRAT_AT, 0);
-	PARSE_ERR("acpi: SRAT entry type 2 at offset 64 has length 16, need 24");
+	PARSE_ERR(
+		"acpi: SRAT entry type 2 at offset 64 has length 16, need 24");
 	ck_assert_uint_eq(topo.ncpus, 0);
 	ck_assert_uint_eq(topo.nnodes, 1);
 }
@@ -881,7 +883,7 @@ START_TEST(bad_checksum_each_table)
 		PARSE_OK();
 		mem[tabs[i].at + 20] += 0x3c;
 		PARSE_ERR(tabs[i].msg);
-		ck_assert_uint_eq(topo.ncpus, 0);	/* nothing half-done */
+		ck_assert_uint_eq(topo.ncpus, 0); /* nothing half-done */
 	}
 	setup();
 	simple_madt(MADT_AT, 2);
@@ -944,10 +946,10 @@ START_TEST(length_beyond_mapped_range)
 	uint64_t at = MEM_SIZE - 100;
 
 	setup();
-	simple_madt(at, 4);		/* 44 + 32 = 76 bytes: fits */
+	simple_madt(at, 4); /* 44 + 32 = 76 bytes: fits */
 	use_xsdt(at, 0, 0);
 	PARSE_OK();
-	put32(at + 4, 200);		/* now extends past the end */
+	put32(at + 4, 200); /* now extends past the end */
 	PARSE_ERR("length 200 extends beyond mapped memory");
 
 	/* header itself straddles the end */
@@ -970,7 +972,8 @@ START_TEST(madt_entry_length_zero)
 	tb_fix(&t);
 	use_xsdt(MADT_AT, 0, 0);
 	PARSE_ERR("acpi: MADT entry type 0 at offset 52 has length 0");
-	ck_assert_str_eq(err, "acpi: MADT entry type 0 at offset 52 has length 0");
+	ck_assert_str_eq(err,
+			 "acpi: MADT entry type 0 at offset 52 has length 0");
 	ck_assert_uint_eq(topo.ncpus, 0);
 
 	bad[1] = 1;
@@ -991,7 +994,7 @@ END_TEST
 START_TEST(madt_entry_overruns_table)
 {
 	struct tb t;
-	uint8_t e[8] = { 9, 16 };	/* x2APIC claiming 16, 8 present */
+	uint8_t e[8] = { 9, 16 }; /* x2APIC claiming 16, 8 present */
 
 	setup();
 	t = madt_start(MADT_AT);
@@ -999,7 +1002,8 @@ START_TEST(madt_entry_overruns_table)
 	tb_add(&t, e, sizeof(e));
 	tb_fix(&t);
 	use_xsdt(MADT_AT, 0, 0);
-	PARSE_ERR("acpi: MADT entry type 9 at offset 52 length 16 overruns table (length 60)");
+	PARSE_ERR(
+		"acpi: MADT entry type 9 at offset 52 length 16 overruns table (length 60)");
 
 	/* a single trailing byte: not even a subtable header */
 	t = madt_start(MADT_AT);
@@ -1027,7 +1031,8 @@ START_TEST(corrupted_srat_gives_error_not_crash)
 	srat_lapic(&t, 0, 0, 1);
 	tb_add(&t, e, 10);
 	tb_fix(&t);
-	PARSE_ERR("acpi: SRAT entry type 0 at offset 64 length 16 overruns table");
+	PARSE_ERR(
+		"acpi: SRAT entry type 0 at offset 64 length 16 overruns table");
 	ck_assert_uint_eq(topo.ncpus, 0);
 	ck_assert_uint_eq(topo.nnodes, 1);
 
@@ -1044,7 +1049,8 @@ START_TEST(corrupted_srat_gives_error_not_crash)
 	t = srat_start(SRAT_AT);
 	tb_add(&t, e, 16);
 	tb_fix(&t);
-	PARSE_ERR("acpi: SRAT entry type 1 at offset 48 has length 16, need 40");
+	PARSE_ERR(
+		"acpi: SRAT entry type 1 at offset 48 has length 16, need 40");
 
 	/* x2APIC affinity truncated */
 	e[0] = 2;
@@ -1066,7 +1072,8 @@ START_TEST(corrupted_srat_gives_error_not_crash)
 		interleaved_srat(0, 1);
 		memcpy(&len, mem + SRAT_AT + 4, 4);
 		for (i = 0; i < 1 + iter % 4; i++)
-			mem[SRAT_AT + 36 + rand() % (len - 36)] = (uint8_t)rand();
+			mem[SRAT_AT + 36 + rand() % (len - 36)] =
+				(uint8_t)rand();
 		if (iter % 7 == 0)
 			put32(SRAT_AT + 4, 36 + rand() % (len - 20));
 		refix(SRAT_AT);

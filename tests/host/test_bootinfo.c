@@ -11,16 +11,16 @@
 #include "tests/host/registry.h"
 #include "kernel/bootinfo.h"
 
-#define MEM_SIZE	0x10000
-#define MB1_INFO	0x100
-#define MB1_CMDLINE	0x400
-#define MB1_MMAP	0x800
-#define MB2_INFO	0x1000
+#define MEM_SIZE    0x10000
+#define MB1_INFO    0x100
+#define MB1_CMDLINE 0x400
+#define MB1_MMAP    0x800
+#define MB2_INFO    0x1000
 
 static uint8_t mem[MEM_SIZE] __attribute__((aligned(8)));
 static struct bootinfo bi;
 static char err[256];
-static uint32_t mb2_off;	/* next free byte in the mb2 blob */
+static uint32_t mb2_off; /* next free byte in the mb2 blob */
 
 static const void *map(uint64_t phys, uint64_t len)
 {
@@ -41,7 +41,7 @@ static void put64(uint64_t at, uint64_t v)
 
 static int parse(uint32_t magic, uint64_t phys)
 {
-	memset(&bi, 0x5a, sizeof(bi));		/* must be overwritten */
+	memset(&bi, 0x5a, sizeof(bi)); /* must be overwritten */
 	memset(err, 'E', sizeof(err) - 1);
 	err[sizeof(err) - 1] = '\0';
 	return bootinfo_parse(magic, phys, map, &bi, err, sizeof(err));
@@ -205,7 +205,9 @@ START_TEST(mb1_mmap_stray_bytes)
 
 	mb1_info(1u << 6, 0, MB1_MMAP, len + 3);
 	ck_assert_int_eq(parse(MULTIBOOT1_MAGIC, MB1_INFO), -22);
-	ck_assert_str_eq(err, "bootinfo: multiboot1 mmap_length 27 leaves 3 stray bytes at offset 24");
+	ck_assert_str_eq(
+		err,
+		"bootinfo: multiboot1 mmap_length 27 leaves 3 stray bytes at offset 24");
 }
 END_TEST
 
@@ -229,7 +231,9 @@ START_TEST(mb1_mmap_entry_overruns)
 	mb1_entry(MB1_MMAP + 24, 40, 0, 0x1000, 1);
 	mb1_info(1u << 6, 0, MB1_MMAP, 48);
 	ck_assert_int_eq(parse(MULTIBOOT1_MAGIC, MB1_INFO), -22);
-	ck_assert_str_eq(err, "bootinfo: multiboot1 mmap entry at offset 24 (size 40) overruns mmap_length 48");
+	ck_assert_str_eq(
+		err,
+		"bootinfo: multiboot1 mmap entry at offset 24 (size 40) overruns mmap_length 48");
 }
 END_TEST
 
@@ -292,8 +296,8 @@ static void mb2_end(void)
 	put32(MB2_INFO + 4, 0);
 }
 
-static void mb2_mmap(uint32_t entry_size, uint32_t entry_version,
-		     unsigned n, uint32_t extra)
+static void mb2_mmap(uint32_t entry_size, uint32_t entry_version, unsigned n,
+		     uint32_t extra)
 {
 	uint8_t buf[8 + 100 * 32 + 16] = { 0 };
 
@@ -316,7 +320,7 @@ static uint8_t rsdp_v1[20], rsdp_v2[36];
 static void make_rsdps(void)
 {
 	memcpy(rsdp_v1, "RSD PTR ", 8);
-	rsdp_v1[15] = 0;	/* revision 0 */
+	rsdp_v1[15] = 0; /* revision 0 */
 	memcpy(rsdp_v2, "RSD PTR ", 8);
 	rsdp_v2[15] = 2;
 	for (unsigned i = 16; i < 36; i++)
@@ -330,11 +334,11 @@ START_TEST(mb2_valid)
 
 	make_rsdps();
 	mb2_begin();
-	mb2_tag(4, meminfo, sizeof(meminfo));	/* unknown: skipped */
+	mb2_tag(4, meminfo, sizeof(meminfo)); /* unknown: skipped */
 	mb2_tag(1, cmd, sizeof(cmd));
 	mb2_mmap(24, 0, 3, 0);
 	mb2_tag(15, rsdp_v2, sizeof(rsdp_v2));
-	mb2_tag(14, rsdp_v1, sizeof(rsdp_v1));	/* new one wins anyway */
+	mb2_tag(14, rsdp_v1, sizeof(rsdp_v1)); /* new one wins anyway */
 	mb2_end();
 
 	ck_assert_int_eq(parse(MULTIBOOT2_MAGIC, MB2_INFO), 0);
@@ -385,14 +389,16 @@ START_TEST(mb2_acpi_too_short)
 	mb2_tag(15, rsdp_v2, 20);
 	mb2_end();
 	ck_assert_int_eq(parse(MULTIBOOT2_MAGIC, MB2_INFO), -22);
-	ck_assert_str_eq(err, "bootinfo: multiboot2 tag 15 at offset 8: RSDP of 20 bytes < 36");
+	ck_assert_str_eq(
+		err,
+		"bootinfo: multiboot2 tag 15 at offset 8: RSDP of 20 bytes < 36");
 }
 END_TEST
 
 START_TEST(mb2_mmap_larger_entries)
 {
 	mb2_begin();
-	mb2_mmap(32, 1, 4, 0);		/* future version, bigger entries */
+	mb2_mmap(32, 1, 4, 0); /* future version, bigger entries */
 	mb2_end();
 	ck_assert_int_eq(parse(MULTIBOOT2_MAGIC, MB2_INFO), 0);
 	ck_assert_uint_eq(bi.nregions, 4);
@@ -408,12 +414,14 @@ START_TEST(mb2_tag_overruns_total)
 	memset(cmd, 'c', sizeof(cmd) - 1);
 	cmd[sizeof(cmd) - 1] = '\0';
 	mb2_begin();
-	mb2_tag(1, cmd, sizeof(cmd));		/* offset 8, size 56 */
-	mb2_mmap(24, 0, 3, 0);			/* offset 64, size 88 */
+	mb2_tag(1, cmd, sizeof(cmd)); /* offset 8, size 56 */
+	mb2_mmap(24, 0, 3, 0);	      /* offset 64, size 88 */
 	mb2_end();
 	put32(MB2_INFO, 120);
 	ck_assert_int_eq(parse(MULTIBOOT2_MAGIC, MB2_INFO), -22);
-	ck_assert_str_eq(err, "bootinfo: multiboot2 tag 6 at offset 64 overruns total_size 120");
+	ck_assert_str_eq(
+		err,
+		"bootinfo: multiboot2 tag 6 at offset 64 overruns total_size 120");
 }
 END_TEST
 
@@ -423,7 +431,9 @@ START_TEST(mb2_entry_size_bad)
 	mb2_mmap(0, 0, 0, 24);
 	mb2_end();
 	ck_assert_int_eq(parse(MULTIBOOT2_MAGIC, MB2_INFO), -22);
-	ck_assert_str_eq(err, "bootinfo: multiboot2 tag 6 at offset 8: entry_size 0 < 24");
+	ck_assert_str_eq(
+		err,
+		"bootinfo: multiboot2 tag 6 at offset 8: entry_size 0 < 24");
 
 	mb2_begin();
 	mb2_mmap(16, 0, 3, 0);
@@ -439,7 +449,9 @@ START_TEST(mb2_mmap_not_multiple)
 	mb2_mmap(24, 0, 2, 8);
 	mb2_end();
 	ck_assert_int_eq(parse(MULTIBOOT2_MAGIC, MB2_INFO), -22);
-	ck_assert_str_eq(err, "bootinfo: multiboot2 tag 6 at offset 8: 56 bytes of entries is not a multiple of entry_size 24");
+	ck_assert_str_eq(
+		err,
+		"bootinfo: multiboot2 tag 6 at offset 8: 56 bytes of entries is not a multiple of entry_size 24");
 }
 END_TEST
 
@@ -448,7 +460,7 @@ START_TEST(mb2_mmap_tag_too_small)
 	uint32_t es = 24;
 
 	mb2_begin();
-	mb2_tag(6, &es, 4);			/* no entry_version */
+	mb2_tag(6, &es, 4); /* no entry_version */
 	mb2_end();
 	ck_assert_int_eq(parse(MULTIBOOT2_MAGIC, MB2_INFO), -22);
 	ck_assert_err_has("tag 6 at offset 8: size 12 < 16");
@@ -472,7 +484,9 @@ START_TEST(mb2_bad_magic)
 	mb2_begin();
 	mb2_end();
 	ck_assert_int_eq(parse(0x12345678, MB2_INFO), -22);
-	ck_assert_str_eq(err, "bootinfo: bad magic 0x12345678 (expected multiboot1 0x2badb002 or multiboot2 0x36d76289)");
+	ck_assert_str_eq(
+		err,
+		"bootinfo: bad magic 0x12345678 (expected multiboot1 0x2badb002 or multiboot2 0x36d76289)");
 	/* the multiboot2 *header* magic is not a boot magic */
 	ck_assert_int_eq(parse(0xe85250d6, MB2_INFO), -22);
 }
@@ -495,7 +509,7 @@ START_TEST(mb2_total_size_unmapped)
 {
 	mb2_begin();
 	mb2_end();
-	put32(MB2_INFO, MEM_SIZE);		/* runs past the buffer */
+	put32(MB2_INFO, MEM_SIZE); /* runs past the buffer */
 	ck_assert_int_eq(parse(MULTIBOOT2_MAGIC, MB2_INFO), -22);
 	ck_assert_err_has("(total_size 65536) is outside mapped memory");
 	put32(MB2_INFO, 0xffffffffu);
@@ -512,7 +526,9 @@ START_TEST(mb2_misaligned)
 	mb2_end();
 	memmove(mem + MB2_INFO + 4, mem + MB2_INFO, 16);
 	ck_assert_int_eq(parse(MULTIBOOT2_MAGIC, MB2_INFO + 4), -22);
-	ck_assert_str_eq(err, "bootinfo: multiboot2 info at 0x1004 is not 8-byte aligned");
+	ck_assert_str_eq(
+		err,
+		"bootinfo: multiboot2 info at 0x1004 is not 8-byte aligned");
 }
 END_TEST
 
@@ -526,13 +542,14 @@ START_TEST(mb2_misaligned_tag)
 	 * find garbage/zero there, and not read the unaligned tag.
 	 */
 	mb2_begin();
-	mb2_tag(4, pad, 4);			/* size 12, next at 24 */
-	put32(MB2_INFO + 20, 1);		/* fake tag at 20: ignored */
-	put32(MB2_INFO + 24, 7);		/* a real tag at 24 */
-	put32(MB2_INFO + 28, 0);		/* with size 0 */
+	mb2_tag(4, pad, 4);	 /* size 12, next at 24 */
+	put32(MB2_INFO + 20, 1); /* fake tag at 20: ignored */
+	put32(MB2_INFO + 24, 7); /* a real tag at 24 */
+	put32(MB2_INFO + 28, 0); /* with size 0 */
 	put32(MB2_INFO, 48);
 	ck_assert_int_eq(parse(MULTIBOOT2_MAGIC, MB2_INFO), -22);
-	ck_assert_str_eq(err, "bootinfo: multiboot2 tag 7 at offset 24 has size 0 < 8");
+	ck_assert_str_eq(
+		err, "bootinfo: multiboot2 tag 7 at offset 24 has size 0 < 8");
 }
 END_TEST
 
@@ -542,7 +559,7 @@ START_TEST(mb2_no_end_tag)
 
 	mb2_begin();
 	mb2_tag(4, pad, 8);
-	put32(MB2_INFO, mb2_off);		/* ends right after it */
+	put32(MB2_INFO, mb2_off); /* ends right after it */
 	ck_assert_int_eq(parse(MULTIBOOT2_MAGIC, MB2_INFO), -22);
 	ck_assert_err_has("missing end tag");
 
@@ -558,7 +575,9 @@ START_TEST(mb2_no_end_tag)
 	mb2_tag(4, pad, 8);
 	put32(MB2_INFO, 28);
 	ck_assert_int_eq(parse(MULTIBOOT2_MAGIC, MB2_INFO), -22);
-	ck_assert_str_eq(err, "bootinfo: multiboot2 tag header at offset 24 overruns total_size 28 (missing end tag?)");
+	ck_assert_str_eq(
+		err,
+		"bootinfo: multiboot2 tag header at offset 24 overruns total_size 28 (missing end tag?)");
 }
 END_TEST
 
@@ -566,7 +585,7 @@ START_TEST(mb2_huge_tag_size)
 {
 	mb2_begin();
 	mb2_end();
-	put32(MB2_INFO + 12, 0xfffffff8u);	/* end tag claims 4 GiB */
+	put32(MB2_INFO + 12, 0xfffffff8u); /* end tag claims 4 GiB */
 	ck_assert_int_eq(parse(MULTIBOOT2_MAGIC, MB2_INFO), -22);
 	ck_assert_err_has("tag 0 at offset 8 overruns total_size 16");
 }
@@ -578,7 +597,9 @@ START_TEST(mb2_cmdline_no_nul)
 	mb2_tag(1, "abcdefgh", 8);
 	mb2_end();
 	ck_assert_int_eq(parse(MULTIBOOT2_MAGIC, MB2_INFO), -22);
-	ck_assert_str_eq(err, "bootinfo: multiboot2 tag 1 at offset 8: cmdline is not NUL-terminated within the tag");
+	ck_assert_str_eq(
+		err,
+		"bootinfo: multiboot2 tag 1 at offset 8: cmdline is not NUL-terminated within the tag");
 }
 END_TEST
 
@@ -590,7 +611,7 @@ START_TEST(mb2_cmdline_truncated)
 	cmd[sizeof(cmd) - 1] = '\0';
 	mb2_begin();
 	mb2_tag(1, cmd, sizeof(cmd));
-	mb2_tag(1, "second", 7);		/* only the first counts */
+	mb2_tag(1, "second", 7); /* only the first counts */
 	mb2_end();
 	ck_assert_int_eq(parse(MULTIBOOT2_MAGIC, MB2_INFO), 0);
 	ck_assert_uint_eq(strlen(bi.cmdline), BOOTINFO_CMDLINE_MAX - 1);
@@ -613,9 +634,11 @@ START_TEST(err_buffer_handling)
 	mb2_begin();
 	mb2_end();
 	ck_assert_int_eq(bootinfo_parse(MULTIBOOT2_MAGIC, MB2_INFO, map, &bi,
-					NULL, 0), 0);
+					NULL, 0),
+			 0);
 	ck_assert_int_eq(bootinfo_parse(MULTIBOOT2_MAGIC, MB2_INFO, NULL, &bi,
-					err, sizeof(err)), -22);
+					err, sizeof(err)),
+			 -22);
 }
 END_TEST
 

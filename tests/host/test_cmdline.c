@@ -14,7 +14,7 @@ static char err[256];
 
 static int parse(const char *line)
 {
-	memset(&opts, 0x5a, sizeof(opts));	/* defaults must be filled */
+	memset(&opts, 0x5a, sizeof(opts)); /* defaults must be filled */
 	memset(err, 'E', sizeof(err) - 1);
 	err[sizeof(err) - 1] = '\0';
 	return cmdline_parse(line, &opts, err, sizeof(err));
@@ -41,10 +41,11 @@ static void assert_defaults(const struct boot_options *o)
 }
 
 /* Expect failure with exactly @msg in err. */
-#define BAD(line, msg) do {						\
-	ck_assert_int_eq(parse(line), -1);				\
-	ck_assert_str_eq(err, msg);					\
-} while (0)
+#define BAD(line, msg)                             \
+	do {                                       \
+		ck_assert_int_eq(parse(line), -1); \
+		ck_assert_str_eq(err, msg);        \
+	} while (0)
 
 START_TEST(test_defaults)
 {
@@ -66,7 +67,8 @@ START_TEST(test_every_option)
 {
 	ck_assert_int_eq(parse("selftest=pmm,timer timer_model=push hz=1000 "
 			       "nohz=off scenario=ping trace=ipi_send,tick_* "
-			       "expect_cpus=4 expect_nodes=2"), 0);
+			       "expect_cpus=4 expect_nodes=2"),
+			 0);
 	ck_assert_str_eq(err, "");
 	ck_assert_str_eq(opts.selftest, "pmm,timer");
 	ck_assert_int_eq(opts.timer_model, TIMER_MODEL_PUSH);
@@ -74,9 +76,10 @@ START_TEST(test_every_option)
 	ck_assert(!opts.nohz);
 	ck_assert_str_eq(opts.scenario, "ping");
 	ck_assert_str_eq(opts.trace, "ipi_send,tick_*");
-	ck_assert_uint_eq(opts.trace_mask, TRACE_BIT(TRACE_ipi_send) |
-			  TRACE_BIT(TRACE_tick_stop) |
-			  TRACE_BIT(TRACE_tick_restart));
+	ck_assert_uint_eq(opts.trace_mask,
+			  TRACE_BIT(TRACE_ipi_send) |
+				  TRACE_BIT(TRACE_tick_stop) |
+				  TRACE_BIT(TRACE_tick_restart));
 	ck_assert_uint_eq(opts.expect_cpus, 4);
 	ck_assert_uint_eq(opts.expect_nodes, 2);
 
@@ -128,26 +131,27 @@ END_TEST
 START_TEST(test_trace_errors)
 {
 	BAD("trace=bogus", "cmdline: bad value 'bogus' for trace "
-	    "(expected all|none|EVENT[,EVENT...])");
-	BAD("trace=timer_start,,ipi_send", "cmdline: bad value "
+			   "(expected all|none|EVENT[,EVENT...])");
+	BAD("trace=timer_start,,ipi_send",
+	    "cmdline: bad value "
 	    "'timer_start,,ipi_send' for trace "
 	    "(expected all|none|EVENT[,EVENT...])");
 	BAD("trace_buf=12Q", "cmdline: bad value '12Q' for trace_buf "
-	    "(expected SIZE[K|M])");
+			     "(expected SIZE[K|M])");
 	BAD("trace_buf=1023", "cmdline: bad value '1023' for trace_buf "
-	    "(expected SIZE[K|M])");
+			      "(expected SIZE[K|M])");
 	BAD("trace_buf=0K", "cmdline: bad value '0K' for trace_buf "
-	    "(expected SIZE[K|M])");
+			    "(expected SIZE[K|M])");
 	BAD("trace_buf=65M", "cmdline: bad value '65M' for trace_buf "
-	    "(expected SIZE[K|M])");
+			     "(expected SIZE[K|M])");
 	BAD("trace_buf=K", "cmdline: bad value 'K' for trace_buf "
-	    "(expected SIZE[K|M])");
+			   "(expected SIZE[K|M])");
 	BAD("trace_buf=", "cmdline: bad value '' for trace_buf "
-	    "(expected SIZE[K|M])");
+			  "(expected SIZE[K|M])");
 	BAD("trace_buf=4294967296", "cmdline: bad value '4294967296' for "
-	    "trace_buf (expected SIZE[K|M])");
+				    "trace_buf (expected SIZE[K|M])");
 	BAD("trace_buf=4194304K", "cmdline: bad value '4194304K' for "
-	    "trace_buf (expected SIZE[K|M])");
+				  "trace_buf (expected SIZE[K|M])");
 }
 END_TEST
 
@@ -156,7 +160,7 @@ START_TEST(test_syntax)
 	ck_assert_int_eq(parse("  hz=100\t\tnohz=0   scenario=a=b  "), 0);
 	ck_assert_uint_eq(opts.hz, 100);
 	ck_assert(!opts.nohz);
-	ck_assert_str_eq(opts.scenario, "a=b");	/* split at first '=' */
+	ck_assert_str_eq(opts.scenario, "a=b"); /* split at first '=' */
 	/* last one wins */
 	ck_assert_int_eq(parse("hz=100 hz=1000 selftest=a selftest=b"), 0);
 	ck_assert_uint_eq(opts.hz, 1000);
@@ -176,7 +180,7 @@ START_TEST(test_unknown)
 {
 	BAD("foo", "cmdline: unknown option 'foo'");
 	BAD("hz=100 foo=bar", "cmdline: unknown option 'foo'");
-	ck_assert_uint_eq(opts.hz, 100);	/* parsed up to the error */
+	ck_assert_uint_eq(opts.hz, 100); /* parsed up to the error */
 	BAD("=5", "cmdline: unknown option ''");
 	BAD("HZ=100", "cmdline: unknown option 'HZ'");
 	BAD("hzz=100", "cmdline: unknown option 'hzz'");
@@ -189,50 +193,52 @@ END_TEST
 START_TEST(test_bad_values)
 {
 	BAD("timer_model=bogus", "cmdline: bad value 'bogus' for timer_model "
-	    "(expected pull|push|local)");
+				 "(expected pull|push|local)");
 	BAD("timer_model=", "cmdline: bad value '' for timer_model "
-	    "(expected pull|push|local)");
+			    "(expected pull|push|local)");
 	BAD("timer_model=PUSH", "cmdline: bad value 'PUSH' for timer_model "
-	    "(expected pull|push|local)");
+				"(expected pull|push|local)");
 	BAD("tmigr_wake=bogus", "cmdline: bad value 'bogus' for tmigr_wake "
-	    "(expected one|linux)");
+				"(expected one|linux)");
 	BAD("tmigr_wake=", "cmdline: bad value '' for tmigr_wake "
-	    "(expected one|linux)");
+			   "(expected one|linux)");
 	BAD("hz=300", "cmdline: bad value '300' for hz "
-	    "(expected 100|250|1000)");
+		      "(expected 100|250|1000)");
 	BAD("hz=abc", "cmdline: bad value 'abc' for hz "
-	    "(expected 100|250|1000)");
-	BAD("hz=99999999999999999999", "cmdline: bad value "
+		      "(expected 100|250|1000)");
+	BAD("hz=99999999999999999999",
+	    "cmdline: bad value "
 	    "'99999999999999999999' for hz (expected 100|250|1000)");
 	BAD("nohz=maybe", "cmdline: bad value 'maybe' for nohz "
-	    "(expected on|off)");
+			  "(expected on|off)");
 	BAD("expect_cpus=0", "cmdline: bad value '0' for expect_cpus "
-	    "(expected N)");
+			     "(expected N)");
 	BAD("expect_nodes=-1", "cmdline: bad value '-1' for expect_nodes "
-	    "(expected N)");
+			       "(expected N)");
 	BAD("selftest=", "cmdline: bad value '' for selftest "
-	    "(expected all|none|NAME[,NAME...])");
+			 "(expected all|none|NAME[,NAME...])");
 	BAD("torture_ms=0", "cmdline: bad value '0' for torture_ms "
-	    "(expected 1..3600000)");
+			    "(expected 1..3600000)");
 	BAD("torture_ms=3600001", "cmdline: bad value '3600001' for "
-	    "torture_ms (expected 1..3600000)");
+				  "torture_ms (expected 1..3600000)");
 	BAD("watchdog=3601", "cmdline: bad value '3601' for watchdog "
-	    "(expected off|0..3600)");
+			     "(expected off|0..3600)");
 	BAD("watchdog=on", "cmdline: bad value 'on' for watchdog "
-	    "(expected off|0..3600)");
+			   "(expected off|0..3600)");
 	BAD("torture_seed=0x", "cmdline: bad value '0x' for torture_seed "
-	    "(expected N)");
+			       "(expected N)");
 	BAD("hz", "cmdline: option hz needs a value "
-	    "(expected hz=100|250|1000)");
+		  "(expected hz=100|250|1000)");
 	BAD("selftest", "cmdline: option selftest needs a value "
-	    "(expected selftest=all|none|NAME[,NAME...])");
+			"(expected selftest=all|none|NAME[,NAME...])");
 }
 END_TEST
 
 START_TEST(test_torture_options)
 {
 	ck_assert_int_eq(parse("torture_seed=0xffffffffffffffff "
-			       "torture_ms=3600000"), 0);
+			       "torture_ms=3600000"),
+			 0);
 	ck_assert_uint_eq(opts.torture_seed, UINT64_MAX);
 	ck_assert_uint_eq(opts.torture_ms, 3600000);
 	ck_assert_int_eq(parse("torture_seed=0 torture_ms=1"), 0);
@@ -258,13 +264,13 @@ START_TEST(test_string_length)
 	char val[200];
 
 	memset(val, 'a', sizeof(val));
-	val[CMDLINE_STR_MAX - 1] = '\0';	/* 127 chars: fits */
+	val[CMDLINE_STR_MAX - 1] = '\0'; /* 127 chars: fits */
 	snprintf(line, sizeof(line), "scenario=%s", val);
 	ck_assert_int_eq(parse(line), 0);
 	ck_assert_str_eq(opts.scenario, val);
 
 	val[CMDLINE_STR_MAX - 1] = 'a';
-	val[CMDLINE_STR_MAX] = '\0';		/* 128 chars: too long */
+	val[CMDLINE_STR_MAX] = '\0'; /* 128 chars: too long */
 	snprintf(line, sizeof(line), "scenario=%s", val);
 	ck_assert_int_eq(parse(line), -1);
 	ck_assert_ptr_nonnull(strstr(err, "for scenario"));
@@ -278,11 +284,10 @@ START_TEST(test_err_buffer)
 
 	ck_assert_int_eq(cmdline_parse("foo", &opts, NULL, 0), -1);
 	ck_assert_int_eq(cmdline_parse("foo", &opts, small, 0), -1);
-	ck_assert_int_eq(cmdline_parse("foo", &opts, small, sizeof(small)),
-			 -1);
+	ck_assert_int_eq(cmdline_parse("foo", &opts, small, sizeof(small)), -1);
 	ck_assert_str_eq(small, "cmdline: unknow");
-	ck_assert_int_eq(cmdline_parse("hz=100", &opts, small,
-				       sizeof(small)), 0);
+	ck_assert_int_eq(cmdline_parse("hz=100", &opts, small, sizeof(small)),
+			 0);
 	ck_assert_str_eq(small, "");
 }
 END_TEST
@@ -293,7 +298,7 @@ START_TEST(test_timer_model_name)
 	ck_assert_str_eq(timer_model_name(TIMER_MODEL_PUSH), "push");
 	ck_assert_str_eq(timer_model_name(TIMER_MODEL_LOCAL), "local");
 	ck_assert_str_eq(timer_model_name((enum timer_model)3), "?");
-	ck_assert_str_eq(timer_model_name((enum timer_model)-1), "?");
+	ck_assert_str_eq(timer_model_name((enum timer_model) - 1), "?");
 	ck_assert_str_eq(tmigr_wake_name(TMIGR_WAKE_ONE), "one");
 	ck_assert_str_eq(tmigr_wake_name(TMIGR_WAKE_LINUX), "linux");
 	ck_assert_str_eq(tmigr_wake_name(NR_TMIGR_WAKE), "?");
@@ -312,8 +317,8 @@ static void help_line(const char *line, void *arg)
 	const char *gap;
 
 	h->lines++;
-	ck_assert_msg(strncmp(line, "  ", 2) == 0 && line[2] != ' ',
-		      "'%s'", line);
+	ck_assert_msg(strncmp(line, "  ", 2) == 0 && line[2] != ' ', "'%s'",
+		      line);
 	ck_assert_ptr_nonnull(eq);
 	gap = strstr(eq, "  ");
 	ck_assert_ptr_nonnull(gap);
@@ -329,7 +334,8 @@ START_TEST(test_help)
 
 	cmdline_help(help_line, &h);
 	ck_assert_int_eq(h.lines, 20);
-	ck_assert_str_eq(h.seen, "selftest timer_model tmigr_wake hz nohz "
+	ck_assert_str_eq(h.seen,
+			 "selftest timer_model tmigr_wake hz nohz "
 			 "timer_migration clockevent "
 			 "scenario trace trace_buf isolcpus expect_cpus "
 			 "expect_nodes torture_seed torture_ms cpuhp.parallel "
@@ -347,25 +353,27 @@ START_TEST(test_bringup_options)
 	ck_assert_uint_eq(o.cpu_init_udelay, CPU_INIT_UDELAY_AUTO);
 	ck_assert_uint_eq(o.fault_test, FAULT_TEST_NONE);
 	ck_assert_int_eq(cmdline_parse("cpuhp.parallel=0 cpu_init_udelay=10000 "
-				       "fault_test=allcpus", &o, err,
-				       sizeof(err)), 0);
+				       "fault_test=allcpus",
+				       &o, err, sizeof(err)),
+			 0);
 	ck_assert(!o.cpuhp_parallel);
 	ck_assert_uint_eq(o.cpu_init_udelay, 10000);
 	ck_assert_uint_eq(o.fault_test, FAULT_TEST_ALLCPUS);
-	ck_assert_int_eq(cmdline_parse("cpu_init_udelay=0", &o, err,
-				       sizeof(err)), 0);
+	ck_assert_int_eq(
+		cmdline_parse("cpu_init_udelay=0", &o, err, sizeof(err)), 0);
 	ck_assert_uint_eq(o.cpu_init_udelay, 0);
 	ck_assert_int_ne(cmdline_parse("cpu_init_udelay=100001", &o, err,
-				       sizeof(err)), 0);
-	ck_assert_int_ne(cmdline_parse("cpuhp.parallel=2", &o, err,
-				       sizeof(err)), 0);
-	ck_assert_int_ne(cmdline_parse("fault_test=some", &o, err,
-				       sizeof(err)), 0);
-	ck_assert_int_eq(cmdline_parse("ap_late_test=3", &o, err,
-				       sizeof(err)), 0);
+				       sizeof(err)),
+			 0);
+	ck_assert_int_ne(
+		cmdline_parse("cpuhp.parallel=2", &o, err, sizeof(err)), 0);
+	ck_assert_int_ne(cmdline_parse("fault_test=some", &o, err, sizeof(err)),
+			 0);
+	ck_assert_int_eq(cmdline_parse("ap_late_test=3", &o, err, sizeof(err)),
+			 0);
 	ck_assert_uint_eq(o.ap_late_test, 3);
-	ck_assert_int_ne(cmdline_parse("ap_late_test=0", &o, err,
-				       sizeof(err)), 0);
+	ck_assert_int_ne(cmdline_parse("ap_late_test=0", &o, err, sizeof(err)),
+			 0);
 }
 END_TEST
 

@@ -18,8 +18,8 @@
 #include "kernel/cputopo.h"
 #include "lib/errno.h"
 
-#define HTT		(UINT32_C(1) << 28)
-#define LVL(type, sub)	(((uint32_t)(type) << 8) | (sub))
+#define HTT	       (UINT32_C(1) << 28)
+#define LVL(type, sub) (((uint32_t)(type) << 8) | (sub))
 /* Unformatted: clang-format 14 reads "(cores) - 1" as a cast of -1. */
 /* clang-format off */
 #define L4_DCACHE(cores) ((((uint32_t)(cores) - 1) << 26) | 0x121)
@@ -33,7 +33,7 @@ struct fake_entry {
 struct fake_cpu {
 	const struct fake_entry *e;
 	unsigned n;
-	bool asked[0x20];	/* leaves looked up, 0..1FH */
+	bool asked[0x20]; /* leaves looked up, 0..1FH */
 };
 
 /*
@@ -67,7 +67,13 @@ static bool fake_cpuid(uint32_t leaf, uint32_t sub, struct cpuid_leaf *out,
 	return false;
 }
 
-#define FAKE(tbl) { (tbl), sizeof(tbl) / sizeof((tbl)[0]), { false } }
+#define FAKE(tbl)                                      \
+	{                                              \
+		(tbl), sizeof(tbl) / sizeof((tbl)[0]), \
+		{                                      \
+			false                          \
+		}                                      \
+	}
 
 static int layout(struct fake_cpu *cpu, struct apic_id_layout *l)
 {
@@ -107,7 +113,7 @@ START_TEST(test_qemu_4s2c2t_leaf0b)
 	ck_assert_int_eq(layout(&cpu, &l), CPUTOPO_SRC_LEAF0B);
 	ck_assert_uint_eq(l.smt_shift, 1);
 	ck_assert_uint_eq(l.core_shift, 2);
-	ck_assert(!cpu.asked[0x1f]);	/* max leaf 0DH */
+	ck_assert(!cpu.asked[0x1f]); /* max leaf 0DH */
 	for (id = 0; id < 16; id++) {
 		expect_decode(&l, id, id >> 2, (id >> 1) & 1, id & 1);
 		ids[id] = id;
@@ -130,8 +136,9 @@ static const struct fake_entry qemu_2s3c2t[] = {
 	{ 0xb, 2, { 0, 0, LVL(0, 2), 0 } },
 };
 
-static const uint32_t ids_2s3c2t[12] = { 0, 1, 2, 3, 4, 5,
-					 8, 9, 10, 11, 12, 13 };
+static const uint32_t ids_2s3c2t[12] = {
+	0, 1, 2, 3, 4, 5, 8, 9, 10, 11, 12, 13
+};
 
 static void check_2s3c2t(const struct apic_id_layout *l)
 {
@@ -227,7 +234,7 @@ START_TEST(test_legacy_no_leaf4)
 	static const struct fake_entry tbl[] = {
 		{ 0x0, 0, { 0x1, 0, 0, 0 } },
 		{ 0x1, 0, { 0xf29, 2 << 16, 0, HTT } },
-		{ 0x4, 0, { L4_DCACHE(8), 0, 0, 0 } },	/* above max leaf */
+		{ 0x4, 0, { L4_DCACHE(8), 0, 0, 0 } }, /* above max leaf */
 	};
 	struct fake_cpu cpu = FAKE(tbl);
 	struct apic_id_layout l;
@@ -264,7 +271,7 @@ END_TEST
 START_TEST(test_no_cpuid)
 {
 	static const struct fake_entry tbl[] = {
-		{ 0x1, 0, { 0x663, 8 << 16, 0, HTT } },	/* no leaf 0 */
+		{ 0x1, 0, { 0x663, 8 << 16, 0, HTT } }, /* no leaf 0 */
 	};
 	struct fake_cpu cpu = FAKE(tbl);
 	struct apic_id_layout l;
@@ -291,8 +298,8 @@ START_TEST(test_leaf1f_preferred)
 		{ 0x0b, 1, { 7, 128, LVL(2, 1), 0 } },
 		{ 0x1f, 0, { 1, 2, LVL(1, 0), 0 } },
 		{ 0x1f, 1, { 3, 8, LVL(2, 1), 0 } },
-		{ 0x1f, 2, { 4, 16, LVL(3, 2), 0 } },	/* module */
-		{ 0x1f, 3, { 6, 64, LVL(5, 3), 0 } },	/* die */
+		{ 0x1f, 2, { 4, 16, LVL(3, 2), 0 } }, /* module */
+		{ 0x1f, 3, { 6, 64, LVL(5, 3), 0 } }, /* die */
 	};
 	struct fake_cpu cpu = FAKE(tbl);
 	struct apic_id_layout l;

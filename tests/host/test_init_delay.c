@@ -26,29 +26,42 @@ END_TEST
 
 START_TEST(test_modern_cpus_skip_the_wait)
 {
-	ck_assert_uint_eq(init_udelay_for("GenuineIntel", eax_for(6), INIT_UDELAY_UNSET), 0);
-	ck_assert_uint_eq(init_udelay_for("AuthenticAMD", eax_for(0xF), INIT_UDELAY_UNSET), 0);
-	ck_assert_uint_eq(init_udelay_for("AuthenticAMD", eax_for(0x19), INIT_UDELAY_UNSET), 0);
-	ck_assert_uint_eq(init_udelay_for("HygonGenuine", eax_for(0x18), INIT_UDELAY_UNSET), 0);
+	ck_assert_uint_eq(init_udelay_for("GenuineIntel", eax_for(6),
+					  INIT_UDELAY_UNSET),
+			  0);
+	ck_assert_uint_eq(init_udelay_for("AuthenticAMD", eax_for(0xF),
+					  INIT_UDELAY_UNSET),
+			  0);
+	ck_assert_uint_eq(init_udelay_for("AuthenticAMD", eax_for(0x19),
+					  INIT_UDELAY_UNSET),
+			  0);
+	ck_assert_uint_eq(init_udelay_for("HygonGenuine", eax_for(0x18),
+					  INIT_UDELAY_UNSET),
+			  0);
 }
 END_TEST
 
 START_TEST(test_old_or_unknown_cpus_wait_10ms)
 {
-	ck_assert_uint_eq(init_udelay_for("GenuineIntel", eax_for(5), INIT_UDELAY_UNSET),
+	ck_assert_uint_eq(init_udelay_for("GenuineIntel", eax_for(5),
+					  INIT_UDELAY_UNSET),
 			  INIT_UDELAY_LEGACY);
-	ck_assert_uint_eq(init_udelay_for("AuthenticAMD", eax_for(6), INIT_UDELAY_UNSET),
+	ck_assert_uint_eq(init_udelay_for("AuthenticAMD", eax_for(6),
+					  INIT_UDELAY_UNSET),
 			  INIT_UDELAY_LEGACY);
-	ck_assert_uint_eq(init_udelay_for("CentaurHauls", eax_for(6), INIT_UDELAY_UNSET),
+	ck_assert_uint_eq(init_udelay_for("CentaurHauls", eax_for(6),
+					  INIT_UDELAY_UNSET),
 			  INIT_UDELAY_LEGACY);
 }
 END_TEST
 
 START_TEST(test_command_line_overrides)
 {
-	ck_assert_uint_eq(init_udelay_for("GenuineIntel", eax_for(6), 10000), 10000);
+	ck_assert_uint_eq(init_udelay_for("GenuineIntel", eax_for(6), 10000),
+			  10000);
 	ck_assert_uint_eq(init_udelay_for("GenuineIntel", eax_for(5), 0), 0);
-	ck_assert_uint_eq(init_udelay_for("CentaurHauls", eax_for(6), 250), 250);
+	ck_assert_uint_eq(init_udelay_for("CentaurHauls", eax_for(6), 250),
+			  250);
 }
 END_TEST
 

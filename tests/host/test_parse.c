@@ -42,8 +42,8 @@ END_TEST
 START_TEST(test_u64_errors)
 {
 	static const char *const bad[] = {
-		"", "0x", "0X", "x1", "12a", "-1", "+1", " 1", "1 ", "0x1g",
-		"1.5", "0b101",
+		"",   "0x", "0X", "x1",	  "12a", "-1",
+		"+1", " 1", "1 ", "0x1g", "1.5", "0b101",
 	};
 	uint64_t v = 77;
 	size_t i;
@@ -53,8 +53,11 @@ START_TEST(test_u64_errors)
 	ck_assert_int_eq(u64("18446744073709551616", &v), -ERANGE);
 	ck_assert_int_eq(u64("99999999999999999999999", &v), -ERANGE);
 	ck_assert_int_eq(u64("0x10000000000000000", &v), -ERANGE);
-	ck_assert_uint_eq(v, 77);	/* untouched on error */
-	ck_assert_int_eq(parse_u64("12\0" "3", 4, &v), -EINVAL);
+	ck_assert_uint_eq(v, 77); /* untouched on error */
+	ck_assert_int_eq(parse_u64("12\0"
+				   "3",
+				   4, &v),
+			 -EINVAL);
 }
 END_TEST
 
@@ -73,12 +76,13 @@ END_TEST
 
 START_TEST(test_bool)
 {
-	static const char *const yes[] = { "1", "on", "yes", "true", "ON",
-					   "Yes", "TRUE" };
-	static const char *const no[] = { "0", "off", "no", "false", "OFF",
-					  "No", "False" };
-	static const char *const bad[] = { "", "2", "o", "onn", "of", "y",
-					   "n", "yess", "truee", " on", "01" };
+	static const char *const yes[] = { "1",	 "on",	"yes", "true",
+					   "ON", "Yes", "TRUE" };
+	static const char *const no[] = { "0",	 "off", "no",	"false",
+					  "OFF", "No",	"False" };
+	static const char *const bad[] = { "",	    "2",   "o", "onn",
+					   "of",    "y",   "n", "yess",
+					   "truee", " on", "01" };
 	bool b;
 	size_t i;
 
@@ -94,11 +98,11 @@ START_TEST(test_bool)
 	}
 	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		b = true;
-		ck_assert_msg(parse_bool(bad[i], strlen(bad[i]), &b) ==
-			      -EINVAL, "'%s'", bad[i]);
+		ck_assert_msg(parse_bool(bad[i], strlen(bad[i]), &b) == -EINVAL,
+			      "'%s'", bad[i]);
 		ck_assert(b);
 	}
-	ck_assert_int_eq(parse_bool("onward", 2, &b), 0);	/* "on" */
+	ck_assert_int_eq(parse_bool("onward", 2, &b), 0); /* "on" */
 	ck_assert(b);
 }
 END_TEST
@@ -138,7 +142,7 @@ START_TEST(test_cpulist_ok)
 	ck_assert_uint_eq(cs.mask, UINT64_MAX);
 	ck_assert_int_eq(cpulist("1,1,0-1", 64, &cs), 0);
 	ck_assert_uint_eq(cs.mask, 3);
-	ck_assert_int_eq(cs.calls, 4);	/* duplicates reported again */
+	ck_assert_int_eq(cs.calls, 4); /* duplicates reported again */
 	ck_assert_int_eq(cpulist("3,1", 64, &cs), 0);
 	ck_assert_uint_eq(cs.mask, 0xa);
 	cs.mask = 0;
@@ -150,8 +154,9 @@ END_TEST
 START_TEST(test_cpulist_errors)
 {
 	static const char *const bad[] = {
-		"", ",", "a", "1,", ",1", "1,,2", "1-", "-1", "1--2", "1 2",
-		" 1", "1 ", "3-1", "0x1", "1-2-3", "1;2", "0-3,8,x",
+		"",    ",",   "a",     "1,",  ",1",	 "1,,2",
+		"1-",  "-1",  "1--2",  "1 2", " 1",	 "1 ",
+		"3-1", "0x1", "1-2-3", "1;2", "0-3,8,x",
 	};
 	struct cpuset cs;
 	size_t i;
@@ -164,7 +169,7 @@ START_TEST(test_cpulist_errors)
 	ck_assert_int_eq(cpulist("8", 8, &cs), -ERANGE);
 	ck_assert_int_eq(cpulist("0-8", 8, &cs), -ERANGE);
 	ck_assert_int_eq(cpulist("0,1,2,99", 8, &cs), -ERANGE);
-	ck_assert_int_eq(cs.calls, 0);	/* validated before any set() */
+	ck_assert_int_eq(cs.calls, 0); /* validated before any set() */
 	ck_assert_int_eq(cpulist("0", 0, &cs), -ERANGE);
 	ck_assert_int_eq(cpulist("99999999999999999999999", 8, &cs), -ERANGE);
 }

@@ -11,11 +11,11 @@
 #include "tests/host/registry.h"
 #include "kernel/pmm.h"
 
-#define KIB	1024ULL
-#define MIB	(1024 * KIB)
-#define PG	PMM_PAGE_SIZE
+#define KIB 1024ULL
+#define MIB (1024 * KIB)
+#define PG  PMM_PAGE_SIZE
 
-static uint64_t storage[8192];		/* enough for 2 GiB */
+static uint64_t storage[8192]; /* enough for 2 GiB */
 static unsigned nwarn;
 static char last_warn[256];
 
@@ -87,7 +87,7 @@ START_TEST(free_and_realloc)
 	ck_assert_int_eq(init(r, 1, 0, 0), 0);
 	a = pmm_alloc_page();
 	b = pmm_alloc_page();
-	ck_assert_uint_eq(a, 1 * MIB);		/* lowest first */
+	ck_assert_uint_eq(a, 1 * MIB); /* lowest first */
 	ck_assert_uint_eq(b, 1 * MIB + PG);
 	ck_assert_uint_eq(pmm_free_pages(), 14);
 	pmm_free_page(a);
@@ -141,7 +141,8 @@ START_TEST(reserve_excluded)
 	/* freeing a reserved frame is refused */
 	pmm_free_page(lo);
 	ck_assert_uint_eq(nwarn, 1);
-	ck_assert_str_eq(last_warn, "pmm: free of unmanaged address 0x10a000 ignored");
+	ck_assert_str_eq(last_warn,
+			 "pmm: free of unmanaged address 0x10a000 ignored");
 	ck_assert_uint_eq(pmm_free_pages(), 0);
 }
 END_TEST
@@ -172,9 +173,9 @@ END_TEST
 START_TEST(overlapping_and_unaligned)
 {
 	const struct mem_region r[] = {
-		{ 1 * MIB + 20 * PG, 40 * PG, 1 },	/* frames 20..60 */
-		{ 1 * MIB, 40 * PG, 1 },		/* frames 0..40 */
-		{ 1 * MIB, 10 * PG, 1 },		/* duplicate */
+		{ 1 * MIB + 20 * PG, 40 * PG, 1 }, /* frames 20..60 */
+		{ 1 * MIB, 40 * PG, 1 },	   /* frames 0..40 */
+		{ 1 * MIB, 10 * PG, 1 },	   /* duplicate */
 	};
 	static uint64_t seen[60];
 
@@ -202,7 +203,7 @@ START_TEST(reserved_type_wins)
 		{ 1 * MIB, 64 * PG, 1 },
 		/* touches frames 10..12 (partially 10 and 12) */
 		{ 1 * MIB + 10 * PG + 8, 2 * PG, 2 },
-		{ 1 * MIB + 60 * PG, 0, 3 },		/* empty: no effect */
+		{ 1 * MIB + 60 * PG, 0, 3 }, /* empty: no effect */
 	};
 	uint64_t pa;
 
@@ -240,17 +241,19 @@ START_TEST(bad_free_warns)
 {
 	const struct mem_region r[] = {
 		{ 1 * MIB, 8 * PG, 1 },
-		{ 2 * MIB, 8 * PG, 1 },			/* hole in between */
+		{ 2 * MIB, 8 * PG, 1 }, /* hole in between */
 	};
 	uint64_t a;
 
 	ck_assert_int_eq(init(r, 2, 0, 0), 0);
 	a = pmm_alloc_page();
 	pmm_free_page(a + 1);
-	ck_assert_str_eq(last_warn, "pmm: free of misaligned address 0x100001 ignored");
-	pmm_free_page(1 * MIB + 100 * PG);		/* in the hole */
-	ck_assert_str_eq(last_warn, "pmm: free of unmanaged address 0x164000 ignored");
-	pmm_free_page(2 * MIB + 8 * PG);		/* past the top */
+	ck_assert_str_eq(last_warn,
+			 "pmm: free of misaligned address 0x100001 ignored");
+	pmm_free_page(1 * MIB + 100 * PG); /* in the hole */
+	ck_assert_str_eq(last_warn,
+			 "pmm: free of unmanaged address 0x164000 ignored");
+	pmm_free_page(2 * MIB + 8 * PG); /* past the top */
 	pmm_free_page(UINT64_MAX & ~(PG - 1));
 	ck_assert_uint_eq(nwarn, 4);
 	ck_assert_uint_eq(pmm_free_pages(), 15);
@@ -267,9 +270,11 @@ START_TEST(storage_too_small)
 	const struct mem_region r[] = { { 0, 64 * MIB, 1 } };
 	size_t need = pmm_bitmap_bytes(r, 1);
 
-	ck_assert_uint_eq(need, 64 * MIB / PG / 8);	/* 2048 */
+	ck_assert_uint_eq(need, 64 * MIB / PG / 8); /* 2048 */
 	ck_assert_int_eq(pmm_init(r, 1, 0, 0, storage, need - 8), -34);
-	ck_assert_str_eq(last_warn, "pmm: bitmap storage of 2040 bytes is too small, need 2048 bytes");
+	ck_assert_str_eq(
+		last_warn,
+		"pmm: bitmap storage of 2040 bytes is too small, need 2048 bytes");
 	ck_assert_uint_eq(pmm_free_pages(), 0);
 	ck_assert_uint_eq(pmm_alloc_page(), 0);
 	ck_assert_int_eq(pmm_init(r, 1, 0, 0, NULL, 0), -34);
@@ -290,7 +295,7 @@ START_TEST(bitmap_bytes_rounding)
 	/* 257 frames up to the top -> 5 words */
 	const struct mem_region r[] = {
 		{ 1 * MIB, PG, 1 },
-		{ 0x100000000ULL, 0x10000, 2 },		/* not type 1 */
+		{ 0x100000000ULL, 0x10000, 2 }, /* not type 1 */
 	};
 
 	ck_assert_uint_eq(pmm_bitmap_bytes(r, 2), 40);
@@ -305,11 +310,13 @@ START_TEST(bad_args)
 	const struct mem_region r[] = { { 1 * MIB, 8 * PG, 1 } };
 
 	ck_assert_int_eq(init(many, PMM_MAX_REGIONS + 1, 0, 0), -22);
-	ck_assert_str_eq(last_warn, "pmm: 129 memory map entries, at most 128 supported");
+	ck_assert_str_eq(last_warn,
+			 "pmm: 129 memory map entries, at most 128 supported");
 	ck_assert_int_eq(init(NULL, 1, 0, 0), -22);
 	ck_assert_int_eq(init(r, 1, 2 * MIB, 1 * MIB), -22);
 	ck_assert_int_eq(pmm_init(r, 1, 0, 0, (char *)storage + 4,
-				  sizeof(storage) - 4), -22);
+				  sizeof(storage) - 4),
+			 -22);
 	ck_assert_uint_eq(pmm_alloc_page(), 0);
 	ck_assert_int_eq(init(NULL, 0, 0, 0), 0);
 	ck_assert_uint_eq(pmm_free_pages(), 0);
@@ -329,12 +336,12 @@ START_TEST(contig_skips_holes_and_used_pages)
 
 	ck_assert_int_eq(init(r, 2, 0, 0), 0);
 	ck_assert_uint_eq(pmm_alloc_contig(0), 0);
-	a = pmm_alloc_contig(4);	/* does not fit in the first run */
+	a = pmm_alloc_contig(4); /* does not fit in the first run */
 	ck_assert_uint_eq(a, 1 * MIB + 4 * PG);
 	ck_assert_uint_eq(pmm_free_pages(), 7);
-	b = pmm_alloc_contig(3);	/* first fit: the first run */
+	b = pmm_alloc_contig(3); /* first fit: the first run */
 	ck_assert_uint_eq(b, 1 * MIB);
-	ck_assert_uint_eq(pmm_alloc_contig(5), 0);	/* only 4 left in a row */
+	ck_assert_uint_eq(pmm_alloc_contig(5), 0); /* only 4 left in a row */
 	ck_assert_uint_eq(pmm_alloc_contig(4), 1 * MIB + 8 * PG);
 	ck_assert_uint_eq(pmm_free_pages(), 0);
 	pmm_free_page(a + PG);

@@ -27,21 +27,23 @@ static int kfmt(char *buf, size_t size, const char *fmt, ...)
 }
 
 /* Expect an exact string and return value. */
-#define EXPECT(want, ...) do {						\
-	char _b[512];							\
-	int _n = kfmt(_b, sizeof(_b), __VA_ARGS__);			\
-	ck_assert_str_eq(_b, want);					\
-	ck_assert_int_eq(_n, (int)strlen(want));			\
-} while (0)
+#define EXPECT(want, ...)                                   \
+	do {                                                \
+		char _b[512];                               \
+		int _n = kfmt(_b, sizeof(_b), __VA_ARGS__); \
+		ck_assert_str_eq(_b, want);                 \
+		ck_assert_int_eq(_n, (int)strlen(want));    \
+	} while (0)
 
 /* Expect the same output and return value as glibc. */
-#define SAME(...) do {							\
-	char _k[512], _g[512];						\
-	int _kn = k_snprintf(_k, sizeof(_k), __VA_ARGS__);		\
-	int _gn = snprintf(_g, sizeof(_g), __VA_ARGS__);		\
-	ck_assert_str_eq(_k, _g);					\
-	ck_assert_int_eq(_kn, _gn);					\
-} while (0)
+#define SAME(...)                                                  \
+	do {                                                       \
+		char _k[512], _g[512];                             \
+		int _kn = k_snprintf(_k, sizeof(_k), __VA_ARGS__); \
+		int _gn = snprintf(_g, sizeof(_g), __VA_ARGS__);   \
+		ck_assert_str_eq(_k, _g);                          \
+		ck_assert_int_eq(_kn, _gn);                        \
+	} while (0)
 
 START_TEST(test_plain)
 {
@@ -86,7 +88,7 @@ START_TEST(test_width_prec_flags)
 	EXPECT(" 42", "% d", 42);
 	EXPECT("+42", "%+ d", 42);
 	EXPECT("  007", "%5.3d", 7);
-	EXPECT("  007", "%05.3d", 7);	/* '0' ignored with precision */
+	EXPECT("  007", "%05.3d", 7); /* '0' ignored with precision */
 	EXPECT("", "%.0d", 0);
 	EXPECT("     ", "%5.0x", 0);
 	EXPECT("0x1f", "%#x", 0x1f);
@@ -109,9 +111,9 @@ END_TEST
 START_TEST(test_star)
 {
 	EXPECT("   42", "%*d", 5, 42);
-	EXPECT("42   |", "%*d|", -5, 42);	/* negative width: '-' flag */
+	EXPECT("42   |", "%*d|", -5, 42); /* negative width: '-' flag */
 	EXPECT("00042", "%.*d", 5, 42);
-	EXPECT("42", "%.*d", -1, 42);		/* negative prec: none */
+	EXPECT("42", "%.*d", -1, 42); /* negative prec: none */
 	EXPECT("  abc", "%*.*s", 5, 3, "abcdef");
 	SAME("%-*.*x|", 10, 4, 0xabu);
 }
@@ -127,36 +129,64 @@ START_TEST(test_matrix_vs_glibc)
 	static const char *const precs[] = { "", ".", ".0", ".1", ".4", ".22" };
 	static const char convs[] = "diuxXo";
 	static const long long vals[] = {
-		0, 1, -1, 7, 42, -42, 255, 4096, INT_MAX, INT_MIN,
-		LLONG_MAX, LLONG_MIN, 0x8000000000000000LL + 1,
+		0,
+		1,
+		-1,
+		7,
+		42,
+		-42,
+		255,
+		4096,
+		INT_MAX,
+		INT_MIN,
+		LLONG_MAX,
+		LLONG_MIN,
+		0x8000000000000000LL + 1,
 	};
 	size_t f, w, p, c, v;
 	char fmt[32], k[128], g[128];
 	int kn, gn;
 
 	for (f = 0; f < sizeof(flags) / sizeof(flags[0]); f++)
-	for (w = 0; w < sizeof(widths) / sizeof(widths[0]); w++)
-	for (p = 0; p < sizeof(precs) / sizeof(precs[0]); p++)
-	for (c = 0; c < sizeof(convs) - 1; c++)
-	for (v = 0; v < sizeof(vals) / sizeof(vals[0]); v++) {
-		snprintf(fmt, sizeof(fmt), "%%%s%s%sll%c",
-			 flags[f], widths[w], precs[p], convs[c]);
-		kn = kfmt(k, sizeof(k), fmt, vals[v]);
-		gn = snprintf(g, sizeof(g), fmt, vals[v]);
-		ck_assert_msg(strcmp(k, g) == 0 && kn == gn,
-			      "fmt '%s' val %lld: got '%s'(%d) want '%s'(%d)",
-			      fmt, vals[v], k, kn, g, gn);
-		/* Same with plain int where the value fits. */
-		if (vals[v] < INT_MIN || vals[v] > INT_MAX)
-			continue;
-		snprintf(fmt, sizeof(fmt), "%%%s%s%s%c",
-			 flags[f], widths[w], precs[p], convs[c]);
-		kn = kfmt(k, sizeof(k), fmt, (int)vals[v]);
-		gn = snprintf(g, sizeof(g), fmt, (int)vals[v]);
-		ck_assert_msg(strcmp(k, g) == 0 && kn == gn,
-			      "fmt '%s' val %d: got '%s'(%d) want '%s'(%d)",
-			      fmt, (int)vals[v], k, kn, g, gn);
-	}
+		for (w = 0; w < sizeof(widths) / sizeof(widths[0]); w++)
+			for (p = 0; p < sizeof(precs) / sizeof(precs[0]); p++)
+				for (c = 0; c < sizeof(convs) - 1; c++)
+					for (v = 0;
+					     v < sizeof(vals) / sizeof(vals[0]);
+					     v++) {
+						snprintf(fmt, sizeof(fmt),
+							 "%%%s%s%sll%c",
+							 flags[f], widths[w],
+							 precs[p], convs[c]);
+						kn = kfmt(k, sizeof(k), fmt,
+							  vals[v]);
+						gn = snprintf(g, sizeof(g), fmt,
+							      vals[v]);
+						ck_assert_msg(
+							strcmp(k, g) == 0 &&
+								kn == gn,
+							"fmt '%s' val %lld: got '%s'(%d) want '%s'(%d)",
+							fmt, vals[v], k, kn, g,
+							gn);
+						/* Same with plain int where the value fits. */
+						if (vals[v] < INT_MIN ||
+						    vals[v] > INT_MAX)
+							continue;
+						snprintf(fmt, sizeof(fmt),
+							 "%%%s%s%s%c", flags[f],
+							 widths[w], precs[p],
+							 convs[c]);
+						kn = kfmt(k, sizeof(k), fmt,
+							  (int)vals[v]);
+						gn = snprintf(g, sizeof(g), fmt,
+							      (int)vals[v]);
+						ck_assert_msg(
+							strcmp(k, g) == 0 &&
+								kn == gn,
+							"fmt '%s' val %d: got '%s'(%d) want '%s'(%d)",
+							fmt, (int)vals[v], k,
+							kn, g, gn);
+					}
 }
 END_TEST
 
@@ -170,16 +200,22 @@ START_TEST(test_str_char_vs_glibc)
 	char fmt[32], k[64], g[64];
 
 	for (f = 0; f < 2; f++)
-	for (w = 0; w < 4; w++)
-	for (p = 0; p < 5; p++)
-	for (s = 0; s < 4; s++) {
-		snprintf(fmt, sizeof(fmt), "|%%%s%s%ss|%%%s%sc|",
-			 flags[f], widths[w], precs[p], flags[f], widths[w]);
-		ck_assert_int_eq(kfmt(k, sizeof(k), fmt, strs[s], 'q'),
-				 snprintf(g, sizeof(g), fmt, strs[s], 'q'));
-		ck_assert_msg(strcmp(k, g) == 0, "fmt '%s': '%s' vs '%s'",
-			      fmt, k, g);
-	}
+		for (w = 0; w < 4; w++)
+			for (p = 0; p < 5; p++)
+				for (s = 0; s < 4; s++) {
+					snprintf(fmt, sizeof(fmt),
+						 "|%%%s%s%ss|%%%s%sc|",
+						 flags[f], widths[w], precs[p],
+						 flags[f], widths[w]);
+					ck_assert_int_eq(kfmt(k, sizeof(k), fmt,
+							      strs[s], 'q'),
+							 snprintf(g, sizeof(g),
+								  fmt, strs[s],
+								  'q'));
+					ck_assert_msg(strcmp(k, g) == 0,
+						      "fmt '%s': '%s' vs '%s'",
+						      fmt, k, g);
+				}
 }
 END_TEST
 
@@ -212,7 +248,7 @@ START_TEST(test_unknown_conversion)
 	EXPECT("%n", "%n");
 	EXPECT("abc%", "abc%");
 	EXPECT("x%5", "x%5");
-	EXPECT("%y 7", "%y %d", 7);	/* does not consume an argument */
+	EXPECT("%y 7", "%y %d", 7); /* does not consume an argument */
 }
 END_TEST
 
@@ -225,7 +261,7 @@ START_TEST(test_truncation)
 	n = k_snprintf(buf, 5, "hello world");
 	ck_assert_int_eq(n, 11);
 	ck_assert_str_eq(buf, "hell");
-	ck_assert_int_eq(buf[5], 'X');	/* nothing past size written */
+	ck_assert_int_eq(buf[5], 'X'); /* nothing past size written */
 
 	n = k_snprintf(buf, 1, "%d", 12345);
 	ck_assert_int_eq(n, 5);
@@ -234,7 +270,7 @@ START_TEST(test_truncation)
 	memset(buf, 'X', sizeof(buf));
 	n = k_snprintf(buf, 0, "abc");
 	ck_assert_int_eq(n, 3);
-	ck_assert_int_eq(buf[0], 'X');	/* size 0: untouched */
+	ck_assert_int_eq(buf[0], 'X'); /* size 0: untouched */
 
 	ck_assert_int_eq(k_snprintf(NULL, 0, "%s=%d", "key", -100), 8);
 
@@ -267,7 +303,7 @@ START_TEST(test_errfmt_optional_buffer)
 {
 	char buf[8];
 
-	errfmt(NULL, 64, "acpi: %s", "ignored");	/* must not crash */
+	errfmt(NULL, 64, "acpi: %s", "ignored"); /* must not crash */
 	memset(buf, 'x', sizeof(buf));
 	errfmt(buf, 0, "no room");
 	ck_assert_int_eq(buf[0], 'x');

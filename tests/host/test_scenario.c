@@ -33,8 +33,7 @@ END_TEST
 
 START_TEST(test_keys_and_busy_lists)
 {
-	ck_assert_int_eq(parse("busy_per_node,period_ms=4,duration_ms=250"),
-			 0);
+	ck_assert_int_eq(parse("busy_per_node,period_ms=4,duration_ms=250"), 0);
 	ck_assert_int_eq(o.kind, SCENARIO_BUSY_PER_NODE);
 	ck_assert_uint_eq(o.period_ms, 4);
 	ck_assert_uint_eq(o.duration_ms, 250);
@@ -53,19 +52,20 @@ START_TEST(test_errors)
 {
 	ck_assert_int_eq(parse("ping"), -22);
 	ck_assert_str_eq(err, "scenario: unknown scenario 'ping' (known: "
-			 "one_busy, all_idle, busy_per_node, mixed)");
+			      "one_busy, all_idle, busy_per_node, mixed)");
 	ck_assert_int_eq(parse("one_busy,speed=3"), -22);
-	ck_assert_str_eq(err, "scenario: unknown key 'speed' (expected "
+	ck_assert_str_eq(err,
+			 "scenario: unknown key 'speed' (expected "
 			 "period_ms=, duration_ms=, busy=, hotplug=, seed=)");
 	ck_assert_int_eq(parse("one_busy,3"), -22);
 	ck_assert_str_eq(err, "scenario: '3' is not key=value");
 	ck_assert_int_eq(parse("one_busy,period_ms=3,4"), -22);
 	ck_assert_int_eq(parse("one_busy,period_ms=0"), -22);
 	ck_assert_str_eq(err, "scenario: bad value '0' for period_ms "
-			 "(expected 1..3600000)");
+			      "(expected 1..3600000)");
 	ck_assert_int_eq(parse("one_busy,duration_ms=x"), -22);
 	ck_assert_int_eq(parse("one_busy,busy=3-1"), -22);
-	ck_assert_int_eq(parse("one_busy,busy=0-99"), -22);	/* > 64 */
+	ck_assert_int_eq(parse("one_busy,busy=0-99"), -22); /* > 64 */
 	ck_assert_int_eq(parse("all_idle,busy=1"), -22);
 	ck_assert_str_eq(err, "scenario: all_idle takes no busy= CPUs");
 	/* No buffer: still an error, no crash. */
@@ -77,7 +77,8 @@ START_TEST(test_hotplug_entries)
 {
 	/* Words without '=' continue hotplug='s list; kept sorted by time. */
 	ck_assert_int_eq(parse("one_busy,hotplug=3@200,5@100,3@400,"
-			       "duration_ms=500"), 0);
+			       "duration_ms=500"),
+			 0);
 	ck_assert_uint_eq(o.nhotplug, 3);
 	ck_assert_uint_eq(o.hotplug[0].cpu, 5);
 	ck_assert_uint_eq(o.hotplug[0].at_ms, 100);
@@ -97,16 +98,17 @@ START_TEST(test_hotplug_errors)
 {
 	ck_assert_int_eq(parse("one_busy,hotplug=3"), -22);
 	ck_assert_str_eq(err, "scenario: bad hotplug= entry '3' (expected "
-			 "CPU@MS, MS 0..3600000)");
+			      "CPU@MS, MS 0..3600000)");
 	ck_assert_int_eq(parse("one_busy,hotplug=@5"), -22);
 	ck_assert_int_eq(parse("one_busy,hotplug=1@"), -22);
 	ck_assert_int_eq(parse("one_busy,hotplug=1@x"), -22);
 	ck_assert_int_eq(parse("one_busy,hotplug=1@3600001"), -22);
 	ck_assert_int_eq(parse("one_busy,hotplug=1@1000"), -22);
 	ck_assert_str_eq(err, "scenario: hotplug= entry 1@1000 is not before "
-			 "duration_ms=1000");
+			      "duration_ms=1000");
 	ck_assert_int_eq(parse("all_idle,hotplug=1@10"), -22);
-	ck_assert_str_eq(err, "scenario: all_idle takes no hotplug= (the boot "
+	ck_assert_str_eq(err,
+			 "scenario: all_idle takes no hotplug= (the boot "
 			 "CPU, which runs the hotplug events, must be busy)");
 }
 END_TEST
@@ -123,10 +125,10 @@ START_TEST(test_mixed_seed)
 	ck_assert_uint_eq(o.seed, 4294967295u);
 	ck_assert_int_eq(parse("mixed,seed=-1"), -22);
 	ck_assert_str_eq(err, "scenario: bad seed '-1' (expected an unsigned "
-			 "number)");
+			      "number)");
 	ck_assert_int_eq(parse("mixed,busy=1"), -22);
 	ck_assert_str_eq(err, "scenario: mixed takes no busy= or hotplug= (its "
-			 "CPUs go busy and idle at random)");
+			      "CPUs go busy and idle at random)");
 	ck_assert_int_eq(parse("mixed,hotplug=1@10"), -22);
 	ck_assert_str_eq(scenario_name(SCENARIO_MIXED), "mixed");
 }

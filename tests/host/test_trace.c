@@ -28,8 +28,9 @@ static void write_n(struct trace_ring *r, uint64_t from, uint64_t to)
 
 	for (uint64_t i = from; i < to; i++) {
 		rec_args(i, a);
-		trace_ring_write(r, 5000 + i, (unsigned int)(i % TRACE_NR_EVENTS),
-				 a, (unsigned int)(i % (TRACE_NARGS + 1)));
+		trace_ring_write(r, 5000 + i,
+				 (unsigned int)(i % TRACE_NR_EVENTS), a,
+				 (unsigned int)(i % (TRACE_NARGS + 1)));
 	}
 }
 
@@ -77,7 +78,7 @@ START_TEST(ring_empty_reads_nothing)
 	struct trace_rec mem[4], out;
 	struct trace_ring r;
 
-	memset(mem, 0xa5, sizeof(mem));		/* init must clear the seqs */
+	memset(mem, 0xa5, sizeof(mem)); /* init must clear the seqs */
 	ck_assert_int_eq(trace_ring_init(&r, mem, sizeof(mem)), 0);
 	for (uint64_t i = 0; i < 8; i++)
 		ck_assert(!trace_ring_read(&r, i, &out));
@@ -152,7 +153,7 @@ START_TEST(ring_half_written_record_is_skipped)
 
 	ck_assert_int_eq(trace_ring_init(&r, mem, sizeof(mem)), 0);
 	write_n(&r, 0, 4);
-	mem[2].seq = 0;		/* what the writer stores first */
+	mem[2].seq = 0; /* what the writer stores first */
 	mem[2].args[0] = 77;
 	ck_assert(!trace_ring_read(&r, 2, &out));
 	assert_rec(&r, 3);
@@ -177,8 +178,8 @@ END_TEST
  * One writer, one reader at the same time (the dump against a CPU still
  * tracing): the reader may miss records, never accept a torn one.
  */
-#define RACE_RECS	16
-#define RACE_WRITES	300000u
+#define RACE_RECS   16
+#define RACE_WRITES 300000u
 
 struct race {
 	struct trace_ring ring;
@@ -255,10 +256,10 @@ START_TEST(events_parse)
 	ck_assert_uint_eq(m, TRACE_BIT(TRACE_timer_start));
 	ck_assert_int_eq(parse("idle_exit,ipi_send,idle_exit", &m), 0);
 	ck_assert_uint_eq(m, TRACE_BIT(TRACE_idle_exit) |
-			     TRACE_BIT(TRACE_ipi_send));
+				     TRACE_BIT(TRACE_ipi_send));
 	ck_assert_int_eq(parse("ipi_*", &m), 0);
 	ck_assert_uint_eq(m, TRACE_BIT(TRACE_ipi_send) |
-			     TRACE_BIT(TRACE_ipi_receive));
+				     TRACE_BIT(TRACE_ipi_receive));
 	ck_assert_int_eq(parse("tmigr_*", &m), 0);
 	ck_assert_uint_eq(m, TRACE_BIT(TRACE_tmigr_handle_remote + 1) - 1);
 	ck_assert_int_eq(parse("*", &m), 0);
@@ -312,8 +313,9 @@ START_TEST(events_format)
 	char buf[256];
 	uint64_t a[TRACE_NARGS] = { 3, TRACE_INT(-1), UINT64_MAX };
 	uint64_t b[TRACE_NARGS] = { 1, 0xec, 4000 };
-	uint64_t c[TRACE_NARGS] = { 0xffffffff80101234ull, 0x10, 7, 8, 9,
-				    2, 0x200 };
+	uint64_t c[TRACE_NARGS] = {
+		0xffffffff80101234ull, 0x10, 7, 8, 9, 2, 0x200
+	};
 	int n;
 
 	n = trace_format_args(buf, sizeof(buf), TRACE_tmigr_cpu_idle, a, 3);
@@ -321,22 +323,22 @@ START_TEST(events_format)
 	ck_assert_int_eq(n, (int)strlen(buf));
 	trace_format_args(buf, sizeof(buf), TRACE_idle_exit, b, 3);
 	ck_assert_str_eq(buf, "reason=ipi vector=0xec idle_ns=4000");
-	b[0] = 9;		/* beyond the names: the number */
+	b[0] = 9; /* beyond the names: the number */
 	trace_format_args(buf, sizeof(buf), TRACE_idle_exit, b, 3);
 	ck_assert_str_eq(buf, "reason=9 vector=0xec idle_ns=4000");
 	trace_format_args(buf, sizeof(buf), TRACE_timer_start, c, 7);
 	ck_assert_str_eq(buf, "timer=0xffffffff80101234 "
-			 "function=0x0000000000000010 expires=7 "
-			 "bucket_expiry=8 now=9 base_cpu=2 flags=0x200");
+			      "function=0x0000000000000010 expires=7 "
+			      "bucket_expiry=8 now=9 base_cpu=2 flags=0x200");
 	a[2] = 123456789;
 	trace_format_args(buf, sizeof(buf), TRACE_tmigr_cpu_idle, a, 2);
-	ck_assert_str_eq(buf, "cpu=3 parent=-1 nextevt=0");	/* missing: 0 */
+	ck_assert_str_eq(buf, "cpu=3 parent=-1 nextevt=0"); /* missing: 0 */
 	/* Cut to the buffer, but the full length is returned. */
 	n = trace_format_args(buf, 10, TRACE_tmigr_cpu_idle, a, 3);
 	ck_assert_str_eq(buf, "cpu=3 par");
 	ck_assert_int_eq(n, (int)strlen("cpu=3 parent=-1 nextevt=123456789"));
-	ck_assert_int_eq(trace_format_args(buf, sizeof(buf), TRACE_NR_EVENTS,
-					   a, 3), -1);
+	ck_assert_int_eq(
+		trace_format_args(buf, sizeof(buf), TRACE_NR_EVENTS, a, 3), -1);
 }
 END_TEST
 

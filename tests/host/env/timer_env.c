@@ -117,16 +117,15 @@ void spin_unlock(spinlock_t *lock)
 
 void timer_env_raise_softirq(void)
 {
-	__atomic_fetch_add(&host_softirq_raised[host_cpu], 1,
-			   __ATOMIC_RELAXED);
+	__atomic_fetch_add(&host_softirq_raised[host_cpu], 1, __ATOMIC_RELAXED);
 }
 
 void timer_env_wake_cpu(unsigned int cpu)
 {
 	if (cpu >= HOST_MAX_CPUS)
 		abort();
-	void (*hook)(unsigned int) = __atomic_load_n(&host_wake_hook,
-						    __ATOMIC_RELAXED);
+	void (*hook)(unsigned int) =
+		__atomic_load_n(&host_wake_hook, __ATOMIC_RELAXED);
 
 	__atomic_fetch_add(&host_wake_ipis[cpu], 1, __ATOMIC_RELAXED);
 	if (hook)

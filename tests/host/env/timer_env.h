@@ -22,7 +22,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#define HOST_MAX_CPUS	4096
+#define HOST_MAX_CPUS 4096
 
 /* CPUs */
 extern __thread unsigned int host_cpu;
@@ -55,18 +55,25 @@ static inline bool spin_is_locked(spinlock_t *lock)
 	return __atomic_load_n(&lock->owner, __ATOMIC_RELAXED) != NULL;
 }
 #define spin_lock_irqsave(lock, flags) \
-	do { (flags) = 0; spin_lock(lock); } while (0)
+	do {                           \
+		(flags) = 0;           \
+		spin_lock(lock);       \
+	} while (0)
 #define spin_unlock_irqrestore(lock, flags) \
-	do { (void)(flags); spin_unlock(lock); } while (0)
+	do {                                \
+		(void)(flags);              \
+		spin_unlock(lock);          \
+	} while (0)
 
-#define lockdep_assert_held(lock) do {					\
-	if (__atomic_load_n(&(lock)->owner, __ATOMIC_RELAXED) !=	\
-	    host_thread_token()) {					\
-		fprintf(stderr, "%s:%d: lock %s not held\n",		\
-			__FILE__, __LINE__, #lock);			\
-		abort();						\
-	}								\
-} while (0)
+#define lockdep_assert_held(lock)                                              \
+	do {                                                                   \
+		if (__atomic_load_n(&(lock)->owner, __ATOMIC_RELAXED) !=       \
+		    host_thread_token()) {                                     \
+			fprintf(stderr, "%s:%d: lock %s not held\n", __FILE__, \
+				__LINE__, #lock);                              \
+			abort();                                               \
+		}                                                              \
+	} while (0)
 
 static inline void timer_env_cpu_relax(void)
 {
@@ -182,32 +189,38 @@ extern uint32_t host_trace_mask;
 extern unsigned long host_trace_hits[TRACE_NR_EVENTS];
 void host_trace_record(unsigned int id, const uint64_t *args, unsigned int n);
 
-#define timer_env_trace(ev, ...)					\
+#define timer_env_trace(ev, ...) \
 	TRACE_POINT(host_trace_mask, host_trace_record, ev, __VA_ARGS__)
 
 /* Warnings: every hit counted, printed once per site. */
 extern unsigned int host_warn_hits;
 extern unsigned int host_warn_printed;
 
-#define WARN_ON_ONCE(cond) ({						\
-	static bool __warned;						\
-	bool __c = !!(cond);						\
-	if (__c) {							\
-		__atomic_fetch_add(&host_warn_hits, 1, __ATOMIC_RELAXED); \
-		if (!__atomic_exchange_n(&__warned, true,		\
-					 __ATOMIC_RELAXED)) {		\
-			__atomic_fetch_add(&host_warn_printed, 1,	\
-					   __ATOMIC_RELAXED);		\
-			fprintf(stderr, "WARNING: %s:%d: %s\n",	\
-				__FILE__, __LINE__, #cond);		\
-		}							\
-	}								\
-	__c;								\
-})
+#define WARN_ON_ONCE(cond)                                                \
+	({                                                                \
+		static bool __warned;                                     \
+		bool __c = !!(cond);                                      \
+		if (__c) {                                                \
+			__atomic_fetch_add(&host_warn_hits, 1,            \
+					   __ATOMIC_RELAXED);             \
+			if (!__atomic_exchange_n(&__warned, true,         \
+						 __ATOMIC_RELAXED)) {     \
+				__atomic_fetch_add(&host_warn_printed, 1, \
+						   __ATOMIC_RELAXED);     \
+				fprintf(stderr, "WARNING: %s:%d: %s\n",   \
+					__FILE__, __LINE__, #cond);       \
+			}                                                 \
+		}                                                         \
+		__c;                                                      \
+	})
 
-#define pr_warn(...)	fprintf(stderr, __VA_ARGS__)
+#define pr_warn(...) fprintf(stderr, __VA_ARGS__)
 /* Informational lines: off unless a test turns them on. */
 extern bool host_pr_info_on;
-#define pr_info(...)	do { if (host_pr_info_on) printf(__VA_ARGS__); } while (0)
+#define pr_info(...)                         \
+	do {                                 \
+		if (host_pr_info_on)         \
+			printf(__VA_ARGS__); \
+	} while (0)
 
 #endif /* TESTS_HOST_ENV_TIMER_ENV_H */

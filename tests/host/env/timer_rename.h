@@ -11,6 +11,6 @@
 
 #include <time.h>
 
-#define timer_delete	host_timer_delete
+#define timer_delete host_timer_delete
 
 #endif /* TESTS_HOST_ENV_TIMER_RENAME_H */

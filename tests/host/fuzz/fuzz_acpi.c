@@ -29,14 +29,14 @@
 #include "lib/errno.h"
 #include "tests/host/fuzz/fuzz_util.h"
 
-#define FUZZ_MAX_CPUS	600
-#define HDR_LEN		16
-#define RSDP_LEN	36
-#define IMAGE_OFF	(HDR_LEN + RSDP_LEN)
-#define BIOS_START	0xe0000u
-#define BIOS_END	0x100000u
-#define EBDA_LEN	1024u
-#define LOW_MAP_MAX	64
+#define FUZZ_MAX_CPUS 600
+#define HDR_LEN	      16
+#define RSDP_LEN      36
+#define IMAGE_OFF     (HDR_LEN + RSDP_LEN)
+#define BIOS_START    0xe0000u
+#define BIOS_END      0x100000u
+#define EBDA_LEN      1024u
+#define LOW_MAP_MAX   64
 
 static struct {
 	const uint8_t *image;
@@ -71,10 +71,10 @@ static const void *map(uint64_t phys, uint64_t len)
 {
 	if (inside(phys, len, in.base, in.len))
 		return fuzz_copy(in.image + (phys - in.base), len);
-	if (in.find && (inside(phys, len, 0x40e, 2) ||
-			inside(phys, len, BIOS_START, BIOS_END - BIOS_START) ||
-			inside(phys, len, (uint64_t)in.ebda_seg << 4,
-			       EBDA_LEN))) {
+	if (in.find &&
+	    (inside(phys, len, 0x40e, 2) ||
+	     inside(phys, len, BIOS_START, BIOS_END - BIOS_START) ||
+	     inside(phys, len, (uint64_t)in.ebda_seg << 4, EBDA_LEN))) {
 		static uint8_t *zeros[LOW_MAP_MAX + 1];
 		uint8_t buf[LOW_MAP_MAX];
 		bool zero = true;
@@ -82,8 +82,7 @@ static const void *map(uint64_t phys, uint64_t len)
 		/* the parser maps 2, 20, 36 or the RSDP's length */
 		if (len > LOW_MAP_MAX)
 			return NULL;
-		if (phys < in.rsdp_phys + RSDP_LEN &&
-		    phys + len > in.rsdp_phys)
+		if (phys < in.rsdp_phys + RSDP_LEN && phys + len > in.rsdp_phys)
 			zero = false;
 		if (phys < 0x410 && phys + len > 0x40e)
 			zero = false;
@@ -195,7 +194,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	int ret;
 
 	if (size < IMAGE_OFF)
-		return -1;	/* not a valid input: keep it out of the corpus */
+		return -1; /* not a valid input: keep it out of the corpus */
 	memset(&in, 0, sizeof(in));
 	in.find = data[0] & 1;
 	rsdp_len = data[1] > RSDP_LEN ? RSDP_LEN : data[1];
@@ -239,11 +238,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	ret = acpi_parse(map, rsdp, rsdp_len, &topo, err, sizeof(err));
 	FUZZ_CHECK_STR(err, sizeof(err));
 	if (fuzz_debug())
-		fprintf(stderr, "acpi_parse: %d %s cpus=%u/%u nodes=%u srat=%d "
-			"slit=%llu ioapics=%u overrides=%u mem=%u\n", ret, err,
-			topo.ncpus, topo.ncpus_present, topo.nnodes,
-			topo.have_srat, (unsigned long long)topo.slit_localities,
-			topo.nioapics, topo.noverrides, topo.nmem);
+		fprintf(stderr,
+			"acpi_parse: %d %s cpus=%u/%u nodes=%u srat=%d "
+			"slit=%llu ioapics=%u overrides=%u mem=%u\n",
+			ret, err, topo.ncpus, topo.ncpus_present, topo.nnodes,
+			topo.have_srat,
+			(unsigned long long)topo.slit_localities, topo.nioapics,
+			topo.noverrides, topo.nmem);
 	if (ret == 0) {
 		FUZZ_CHECK(err[0] == '\0');
 		check_result();

@@ -23,8 +23,8 @@
 #include "lib/errno.h"
 #include "tests/host/fuzz/fuzz_util.h"
 
-#define HDR_LEN		16
-#define MAX_CHUNKS	16
+#define HDR_LEN	   16
+#define MAX_CHUNKS 16
 
 static struct chunk {
 	uint64_t phys;
@@ -66,7 +66,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static struct bootinfo bi;
 	static const uint32_t magics[] = {
-		MULTIBOOT1_MAGIC, MULTIBOOT2_MAGIC, 0, MULTIBOOT2_MAGIC,
+		MULTIBOOT1_MAGIC,
+		MULTIBOOT2_MAGIC,
+		0,
+		MULTIBOOT2_MAGIC,
 	};
 	uint8_t *copy;
 	char err[160], *small;
@@ -87,7 +90,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		abort();
 	memcpy(copy, data, size);
 	nchunks = 0;
-	for (off = HDR_LEN; off + 10 <= size && nchunks < MAX_CHUNKS; ) {
+	for (off = HDR_LEN; off + 10 <= size && nchunks < MAX_CHUNKS;) {
 		struct chunk *c = &chunks[nchunks++];
 		uint64_t len = fuzz_le16(copy + off + 8);
 
@@ -103,9 +106,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	ret = bootinfo_parse(magic, info, map, &bi, err, sizeof(err));
 	FUZZ_CHECK_STR(err, sizeof(err));
 	if (fuzz_debug())
-		fprintf(stderr, "bootinfo_parse: %d %s proto=%d cmdline=\"%s\" "
-			"regions=%u rsdp=%u\n", ret, err, bi.proto, bi.cmdline,
-			bi.nregions, bi.rsdp_len);
+		fprintf(stderr,
+			"bootinfo_parse: %d %s proto=%d cmdline=\"%s\" "
+			"regions=%u rsdp=%u\n",
+			ret, err, bi.proto, bi.cmdline, bi.nregions,
+			bi.rsdp_len);
 	if (ret == 0) {
 		FUZZ_CHECK(err[0] == '\0');
 		check_result(&bi, magic);

@@ -35,8 +35,8 @@ static void check_trace(void)
 				   tr.ev[e->target].type == RP_START &&
 				   tr.ev[e->target].timer == e->timer);
 	}
-	FUZZ_CHECK(lx->wheel + lx->empty + lx->hrtimer + lx->ipi +
-		   lx->other == lx->exits);
+	FUZZ_CHECK(lx->wheel + lx->empty + lx->hrtimer + lx->ipi + lx->other ==
+		   lx->exits);
 	FUZZ_CHECK(lx->idle_10ms_ns <= lx->idle_1ms_ns &&
 		   lx->idle_1ms_ns <= lx->idle_ns);
 }

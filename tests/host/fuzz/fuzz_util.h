@@ -21,7 +21,7 @@
 #include <string.h>
 
 /* Give up (as "not mapped") after this many mappings of one input. */
-#define FUZZ_MAX_MAPS	(1u << 17)
+#define FUZZ_MAX_MAPS (1u << 17)
 
 static void **fuzz_maps;
 static size_t fuzz_nmaps, fuzz_maps_cap;
@@ -63,8 +63,8 @@ static inline uint16_t fuzz_le16(const uint8_t *p)
 
 static inline uint32_t fuzz_le32(const uint8_t *p)
 {
-	return (uint32_t)p[0] | (uint32_t)p[1] << 8 |
-	       (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
+	       (uint32_t)p[3] << 24;
 }
 
 static inline uint64_t fuzz_le64(const uint8_t *p)
@@ -73,13 +73,13 @@ static inline uint64_t fuzz_le64(const uint8_t *p)
 }
 
 /* An invariant the parser promises was broken: crash so libFuzzer saves it. */
-#define FUZZ_CHECK(cond)                                                     \
-	do {                                                                 \
-		if (!(cond)) {                                               \
-			fprintf(stderr, "%s:%d: invariant broken: %s\n",     \
-				__FILE__, __LINE__, #cond);                  \
-			abort();                                             \
-		}                                                            \
+#define FUZZ_CHECK(cond)                                                 \
+	do {                                                             \
+		if (!(cond)) {                                           \
+			fprintf(stderr, "%s:%d: invariant broken: %s\n", \
+				__FILE__, __LINE__, #cond);              \
+			abort();                                         \
+		}                                                        \
 	} while (0)
 
 /* FUZZ_DEBUG=1 in the environment: say what each input gave (seeds). */

@@ -21,7 +21,7 @@
 #include "tests/host/sim/sim.h"
 
 #define EXCERPT "tests/host/replay/linux-6.12-mixed-excerpt.trace.gz"
-#define J0	4294894800ull	/* jiffy that begins at 10.000000 s */
+#define J0	4294894800ull /* jiffy that begins at 10.000000 s */
 
 static struct rp_trace tr;
 static char err[RP_ERR_LEN];
@@ -30,9 +30,10 @@ static char err[RP_ERR_LEN];
 static int ev(unsigned int cpu, unsigned long us, const char *event)
 {
 	char line[512];
-	int n = snprintf(line, sizeof(line),
-			 "          <idle>-0       [%03u] d..1.    %lu.%06lu: %s",
-			 cpu, 10 + us / 1000000, us % 1000000, event);
+	int n = snprintf(
+		line, sizeof(line),
+		"          <idle>-0       [%03u] d..1.    %lu.%06lu: %s", cpu,
+		10 + us / 1000000, us % 1000000, event);
 
 	return rp_parse_line(&tr, line, (size_t)n, err, sizeof(err));
 }
@@ -54,16 +55,17 @@ static void teardown(void)
 }
 
 /* "timer_start" of timer @ptr by @cpu at @us for jiffy offset @rel. */
-static int start(unsigned int cpu, unsigned long us, unsigned int ptr,
-		 long rel, unsigned int base, const char *flags)
+static int start(unsigned int cpu, unsigned long us, unsigned int ptr, long rel,
+		 unsigned int base, const char *flags)
 {
 	char f[256];
 	uint64_t now = J0 + us / 4000;
 
-	snprintf(f, sizeof(f),
-		 "timer_start: timer=%016x function=f expires=%llu [timeout=%ld] bucket_expiry=%llu cpu=%u idx=1 flags=%s",
-		 ptr, (unsigned long long)(now + (uint64_t)rel), rel,
-		 (unsigned long long)(now + (uint64_t)rel + 1), base, flags);
+	snprintf(
+		f, sizeof(f),
+		"timer_start: timer=%016x function=f expires=%llu [timeout=%ld] bucket_expiry=%llu cpu=%u idx=1 flags=%s",
+		ptr, (unsigned long long)(now + (uint64_t)rel), rel,
+		(unsigned long long)(now + (uint64_t)rel + 1), base, flags);
 	return ev(cpu, us, f);
 }
 
@@ -73,10 +75,11 @@ static int expire(unsigned int cpu, unsigned long us, unsigned int ptr,
 	char f[256];
 
 	if (!strcmp(what, "entry"))
-		snprintf(f, sizeof(f),
-			 "timer_expire_entry: timer=%016x function=f now=%llu baseclk=%llu",
-			 ptr, (unsigned long long)(J0 + us / 4000),
-			 (unsigned long long)(J0 + us / 4000));
+		snprintf(
+			f, sizeof(f),
+			"timer_expire_entry: timer=%016x function=f now=%llu baseclk=%llu",
+			ptr, (unsigned long long)(J0 + us / 4000),
+			(unsigned long long)(J0 + us / 4000));
 	else
 		snprintf(f, sizeof(f), "timer_%s: timer=%016x", what, ptr);
 	return ev(cpu, us, f);
@@ -86,12 +89,15 @@ START_TEST(test_good_lines)
 {
 	const struct rp_event *e;
 
-	ck_assert_int_eq(text("# entries-in-buffer/entries-written: 5/5   #P:8"), 0);
+	ck_assert_int_eq(
+		text("# entries-in-buffer/entries-written: 5/5   #P:8"), 0);
 	ck_assert_uint_eq(tr.hdr_cpus, 8);
 	ck_assert_int_eq(text("# tinykernel-replay: hz=250 nodes=0-3:4-7"), 0);
 	ck_assert_uint_eq(tr.hz, 250);
 	ck_assert_str_eq(tr.hdr_nodes, "0-3:4-7");
-	ck_assert_int_eq(text("     kworker/u17:0-9       [002] d..1.    10.587280: timer_start: timer=000000002f6451c1 function=delayed_work_timer_fn expires=4294895382 [timeout=500] cpu=5 idx=99 flags=D|P|I"), 0);
+	ck_assert_int_eq(
+		text("     kworker/u17:0-9       [002] d..1.    10.587280: timer_start: timer=000000002f6451c1 function=delayed_work_timer_fn expires=4294895382 [timeout=500] cpu=5 idx=99 flags=D|P|I"),
+		0);
 	e = &tr.ev[0];
 	ck_assert_uint_eq(e->type, RP_START);
 	ck_assert_uint_eq(e->cpu, 2);
@@ -100,21 +106,33 @@ START_TEST(test_good_lines)
 	ck_assert_uint_eq(e->jif, 4294895382ull - 500);
 	ck_assert_uint_eq(e->target, 5);
 	ck_assert_uint_eq(e->flags, RP_F_PINNED | RP_F_DEFER);
-	ck_assert_int_eq(text("     rcu_preempt-18      [000] dN.1.    15.905143: timer_start: timer=000000002eec379c function=process_timeout expires=4294896272 [timeout=-1] bucket_expiry=4294896273 cpu=0 idx=17 flags="), 0);
+	ck_assert_int_eq(
+		text("     rcu_preempt-18      [000] dN.1.    15.905143: timer_start: timer=000000002eec379c function=process_timeout expires=4294896272 [timeout=-1] bucket_expiry=4294896273 cpu=0 idx=17 flags="),
+		0);
 	ck_assert_uint_eq(tr.ev[1].jif, 4294896273ull);
 	ck_assert_uint_eq(tr.ev[1].flags, 0);
 	ck_assert_uint_ne(tr.ev[1].timer, tr.ev[0].timer);
-	ck_assert_int_eq(text("          <idle>-0       [003] dN.1.    15.905200: cpu_idle: state=4294967295 cpu_id=3"), 0);
+	ck_assert_int_eq(
+		text("          <idle>-0       [003] dN.1.    15.905200: cpu_idle: state=4294967295 cpu_id=3"),
+		0);
 	ck_assert_uint_eq(tr.ev[2].type, RP_IDLE_EXIT);
-	ck_assert_int_eq(text("          <idle>-0       [003] d..1.    15.905300: cpu_idle: state=1 cpu_id=3"), 0);
+	ck_assert_int_eq(
+		text("          <idle>-0       [003] d..1.    15.905300: cpu_idle: state=1 cpu_id=3"),
+		0);
 	ck_assert_uint_eq(tr.ev[3].type, RP_IDLE_ENTER);
-	ck_assert_int_eq(text("          <idle>-0       [004] d.h1.    15.905400: hrtimer_expire_entry: hrtimer=00000000a6375d62 function=tick_nohz_handler now=10281058995"), 0);
+	ck_assert_int_eq(
+		text("          <idle>-0       [004] d.h1.    15.905400: hrtimer_expire_entry: hrtimer=00000000a6375d62 function=tick_nohz_handler now=10281058995"),
+		0);
 	ck_assert_uint_eq(tr.ev[4].flags, RP_F_TICK);
-	ck_assert_int_eq(text("          <idle>-0       [004] d.s1.    15.905500: timer_expire_entry: timer=000000002eec379c function=process_timeout now=4294896273 baseclk=4294896273"), 0);
+	ck_assert_int_eq(
+		text("          <idle>-0       [004] d.s1.    15.905500: timer_expire_entry: timer=000000002eec379c function=process_timeout now=4294896273 baseclk=4294896273"),
+		0);
 	ck_assert_uint_eq(tr.ev[5].timer, tr.ev[1].timer);
 	ck_assert_uint_eq(tr.ev[5].jif, 4294896273ull);
 	/* Used by nobody: counted, not kept. */
-	ck_assert_int_eq(text("          <idle>-0       [004] d.h2.    15.905600: hrtimer_start: hrtimer=00000000a6375d62 function=tick_nohz_handler expires=1 softexpires=1 mode=ABS was_armed=0"), 0);
+	ck_assert_int_eq(
+		text("          <idle>-0       [004] d.h2.    15.905600: hrtimer_start: hrtimer=00000000a6375d62 function=tick_nohz_handler expires=1 softexpires=1 mode=ABS was_armed=0"),
+		0);
 	ck_assert_uint_eq(tr.nr_ev, 6);
 	ck_assert_uint_eq(tr.skipped, 1);
 	ck_assert_uint_eq(tr.hr_events, 2);
@@ -126,25 +144,37 @@ static const struct {
 	const char *line, *why;
 } bad_lines[] = {
 	{ "garbage", "no [CPU] column" },
-	{ "  a-1 [99999] d..1. 10.000001: cpu_idle: state=1 cpu_id=1", "CPU column out of range" },
-	{ "  a-1 [001] d..1. 10.x: cpu_idle: state=1 cpu_id=1", "bad timestamp" },
-	{ "  a-1 [001] d..1. 10.000001 cpu_idle: state=1 cpu_id=1", "bad timestamp" },
+	{ "  a-1 [99999] d..1. 10.000001: cpu_idle: state=1 cpu_id=1",
+	  "CPU column out of range" },
+	{ "  a-1 [001] d..1. 10.x: cpu_idle: state=1 cpu_id=1",
+	  "bad timestamp" },
+	{ "  a-1 [001] d..1. 10.000001 cpu_idle: state=1 cpu_id=1",
+	  "bad timestamp" },
 	{ "  a-1 [001] d..1. 10.000001: ", "no event name" },
-	{ "  a-1 [001] d..1. 10.000001: timer_start: timer=1 expires=5 [timeout=1] cpu=1 idx=1", "missing field flags=" },
-	{ "  a-1 [001] d..1. 10.000001: timer_start: timer=zz expires=5 [timeout=1] cpu=1 flags=", "bad number in field timer=" },
-	{ "  a-1 [001] d..1. 10.000001: timer_start: timer=1 expires=5 [timeout=9] cpu=1 flags=", "bad number in field timeout=" },
-	{ "  a-1 [001] d..1. 10.000001: timer_start: timer=1 expires=5 [timeout=1] cpu=1 flags=X", "bad letter in flags=" },
-	{ "  a-1 [001] d..1. 10.000001: timer_start: timer=1 expires=5 cpu=1 flags=", "missing field timeout=" },
-	{ "  a-1 [001] d..1. 10.000001: timer_expire_entry: timer=1 function=f", "missing field now=" },
-	{ "  a-1 [001] d..1. 10.000001: cpu_idle: state=1 cpu_id=2", "cpu_id= is not the CPU column" },
-	{ "  a-1 [001] d..1. 10.000001: cpu_idle: cpu_id=1", "missing field state=" },
+	{ "  a-1 [001] d..1. 10.000001: timer_start: timer=1 expires=5 [timeout=1] cpu=1 idx=1",
+	  "missing field flags=" },
+	{ "  a-1 [001] d..1. 10.000001: timer_start: timer=zz expires=5 [timeout=1] cpu=1 flags=",
+	  "bad number in field timer=" },
+	{ "  a-1 [001] d..1. 10.000001: timer_start: timer=1 expires=5 [timeout=9] cpu=1 flags=",
+	  "bad number in field timeout=" },
+	{ "  a-1 [001] d..1. 10.000001: timer_start: timer=1 expires=5 [timeout=1] cpu=1 flags=X",
+	  "bad letter in flags=" },
+	{ "  a-1 [001] d..1. 10.000001: timer_start: timer=1 expires=5 cpu=1 flags=",
+	  "missing field timeout=" },
+	{ "  a-1 [001] d..1. 10.000001: timer_expire_entry: timer=1 function=f",
+	  "missing field now=" },
+	{ "  a-1 [001] d..1. 10.000001: cpu_idle: state=1 cpu_id=2",
+	  "cpu_id= is not the CPU column" },
+	{ "  a-1 [001] d..1. 10.000001: cpu_idle: cpu_id=1",
+	  "missing field state=" },
 	{ "CPU:3 [LOST 12 EVENTS]", "ring buffer overrun" },
 };
 
 START_TEST(test_bad_line)
 {
 	ck_assert_int_eq(text(bad_lines[_i].line), -1);
-	ck_assert_msg(strstr(err, bad_lines[_i].why), "line \"%s\": got \"%s\", want \"%s\"",
+	ck_assert_msg(strstr(err, bad_lines[_i].why),
+		      "line \"%s\": got \"%s\", want \"%s\"",
 		      bad_lines[_i].line, err, bad_lines[_i].why);
 	ck_assert_uint_eq(tr.nr_ev, 0);
 }
@@ -168,8 +198,8 @@ START_TEST(test_truncated_text)
 		"          <idle>-0       [000] d..1.    10.000100: cpu_idle: state=1 cpu_id=0\n"
 		"          <idle>-0       [000] d..1.    10.000200: timer_start: timer=1 expires=5";
 
-	ck_assert_int_eq(rp_read_buf(&tr, buf, sizeof(buf) - 1, err,
-				     sizeof(err)), -1);
+	ck_assert_int_eq(
+		rp_read_buf(&tr, buf, sizeof(buf) - 1, err, sizeof(err)), -1);
 	ck_assert_msg(strstr(err, "line 3: truncated"), "got \"%s\"", err);
 }
 END_TEST
@@ -212,32 +242,38 @@ START_TEST(test_nodes)
 	unsigned int nodes;
 
 	ck_assert_int_eq(rp_parse_nodes("0-3:4-7", 8, node_of, &nodes, err,
-					sizeof(err)), 0);
+					sizeof(err)),
+			 0);
 	ck_assert_uint_eq(nodes, 2);
 	ck_assert_uint_eq(node_of[3], 0);
 	ck_assert_uint_eq(node_of[4], 1);
 	ck_assert_int_eq(rp_parse_nodes("0,2,4:1,3:5-7", 8, node_of, &nodes,
-					err, sizeof(err)), 0);
+					err, sizeof(err)),
+			 0);
 	ck_assert_uint_eq(nodes, 3);
 	ck_assert_uint_eq(node_of[2], 0);
 	ck_assert_uint_eq(node_of[3], 1);
 	ck_assert_uint_eq(node_of[6], 2);
-	ck_assert_int_eq(rp_parse_nodes("3", 7, node_of, &nodes, err,
-					sizeof(err)), 0);
+	ck_assert_int_eq(
+		rp_parse_nodes("3", 7, node_of, &nodes, err, sizeof(err)), 0);
 	ck_assert_uint_eq(nodes, 3);
 	ck_assert_uint_eq(node_of[0], 0);
 	ck_assert_uint_eq(node_of[6], 2);
 	ck_assert_int_eq(rp_parse_nodes("0-3:3-7", 8, node_of, &nodes, err,
-					sizeof(err)), -1);
+					sizeof(err)),
+			 -1);
 	ck_assert_int_eq(rp_parse_nodes("0-2:4-7", 8, node_of, &nodes, err,
-					sizeof(err)), -1);
+					sizeof(err)),
+			 -1);
 	ck_assert_ptr_nonnull(strstr(err, "leaves a CPU out"));
 	ck_assert_int_eq(rp_parse_nodes("0-8", 8, node_of, &nodes, err,
-					sizeof(err)), -1);
+					sizeof(err)),
+			 -1);
 	ck_assert_int_eq(rp_parse_nodes("0-3:", 8, node_of, &nodes, err,
-					sizeof(err)), -1);
-	ck_assert_int_eq(rp_parse_nodes("9", 8, node_of, &nodes, err,
-					sizeof(err)), -1);
+					sizeof(err)),
+			 -1);
+	ck_assert_int_eq(
+		rp_parse_nodes("9", 8, node_of, &nodes, err, sizeof(err)), -1);
 }
 END_TEST
 
@@ -252,24 +288,38 @@ START_TEST(test_linux_exits)
 	ck_assert_int_eq(start(1, 100, 0xa1, 10, 1, ""), 0);
 	ck_assert_int_eq(ev(0, 200, "cpu_idle: state=1 cpu_id=0"), 0);
 	ck_assert_int_eq(ev(0, 44000, "local_timer_entry: vector=236"), 0);
-	ck_assert_int_eq(ev(0, 44010, "hrtimer_expire_entry: hrtimer=1 function=tick_nohz_handler now=1"), 0);
+	ck_assert_int_eq(
+		ev(0, 44010,
+		   "hrtimer_expire_entry: hrtimer=1 function=tick_nohz_handler now=1"),
+		0);
 	ck_assert_int_eq(expire(0, 44020, 0xa1, "cancel"), 0);
 	ck_assert_int_eq(expire(0, 44030, 0xa1, "entry"), 0);
 	ck_assert_int_eq(expire(0, 44040, 0xa1, "expire_exit"), 0);
-	ck_assert_int_eq(ev(0, 44050, "cpu_idle: state=4294967295 cpu_id=0"), 0);
+	ck_assert_int_eq(ev(0, 44050, "cpu_idle: state=4294967295 cpu_id=0"),
+			 0);
 	ck_assert_int_eq(ev(0, 44060, "cpu_idle: state=1 cpu_id=0"), 0);
 	ck_assert_int_eq(ev(0, 48000, "local_timer_entry: vector=236"), 0);
-	ck_assert_int_eq(ev(0, 48010, "hrtimer_expire_entry: hrtimer=1 function=tick_nohz_handler now=1"), 0);
-	ck_assert_int_eq(ev(0, 48050, "cpu_idle: state=4294967295 cpu_id=0"), 0);
+	ck_assert_int_eq(
+		ev(0, 48010,
+		   "hrtimer_expire_entry: hrtimer=1 function=tick_nohz_handler now=1"),
+		0);
+	ck_assert_int_eq(ev(0, 48050, "cpu_idle: state=4294967295 cpu_id=0"),
+			 0);
 	ck_assert_int_eq(ev(0, 48060, "cpu_idle: state=1 cpu_id=0"), 0);
 	ck_assert_int_eq(ev(0, 52000, "local_timer_entry: vector=236"), 0);
-	ck_assert_int_eq(ev(0, 52010, "hrtimer_expire_entry: hrtimer=2 function=hrtimer_wakeup now=1"), 0);
-	ck_assert_int_eq(ev(0, 52050, "cpu_idle: state=4294967295 cpu_id=0"), 0);
+	ck_assert_int_eq(
+		ev(0, 52010,
+		   "hrtimer_expire_entry: hrtimer=2 function=hrtimer_wakeup now=1"),
+		0);
+	ck_assert_int_eq(ev(0, 52050, "cpu_idle: state=4294967295 cpu_id=0"),
+			 0);
 	ck_assert_int_eq(ev(0, 52060, "cpu_idle: state=1 cpu_id=0"), 0);
 	ck_assert_int_eq(ev(0, 56000, "reschedule_entry: vector=253"), 0);
-	ck_assert_int_eq(ev(0, 56050, "cpu_idle: state=4294967295 cpu_id=0"), 0);
+	ck_assert_int_eq(ev(0, 56050, "cpu_idle: state=4294967295 cpu_id=0"),
+			 0);
 	ck_assert_int_eq(ev(0, 66060, "cpu_idle: state=1 cpu_id=0"), 0);
-	ck_assert_int_eq(ev(0, 1100000, "cpu_idle: state=4294967295 cpu_id=0"), 0);
+	ck_assert_int_eq(ev(0, 1100000, "cpu_idle: state=4294967295 cpu_id=0"),
+			 0);
 	ck_assert_int_eq(start(1, 1100100, 0xa2, 10, 1, ""), 0);
 	ck_assert_int_eq(rp_finish(&tr, err, sizeof(err)), 0);
 	ck_assert_uint_eq(tr.cpus, 2);
@@ -283,14 +333,14 @@ START_TEST(test_linux_exits)
 	ck_assert_uint_eq(tr.linux_.remote_expiries, 1);
 	ck_assert_uint_eq(tr.linux_.timer_exits, 2);
 	ck_assert_uint_eq(tr.linux_.late_n, 1);
-	ck_assert_uint_eq(tr.linux_.late_max_j, 1);	/* due j+10, ran j+11 */
-	ck_assert(tr.ev[4].flags & RP_F_DETACH);	/* the cancel */
-	ck_assert(tr.ev[7].flags & RP_F_TIMER);		/* wheel exit */
-	ck_assert(tr.ev[11].flags & RP_F_TIMER);	/* tick-only exit */
-	ck_assert(!(tr.ev[15].flags & RP_F_TIMER));	/* hrtimer_wakeup */
-	ck_assert(!(tr.ev[18].flags & RP_F_TIMER));	/* IPI */
+	ck_assert_uint_eq(tr.linux_.late_max_j, 1); /* due j+10, ran j+11 */
+	ck_assert(tr.ev[4].flags & RP_F_DETACH);    /* the cancel */
+	ck_assert(tr.ev[7].flags & RP_F_TIMER);	    /* wheel exit */
+	ck_assert(tr.ev[11].flags & RP_F_TIMER);    /* tick-only exit */
+	ck_assert(!(tr.ev[15].flags & RP_F_TIMER)); /* hrtimer_wakeup */
+	ck_assert(!(tr.ev[18].flags & RP_F_TIMER)); /* IPI */
 	ck_assert(tr.ev[15].flags & RP_F_SHORT);
-	ck_assert(!(tr.ev[18].flags & RP_F_SHORT));	/* busy 10 ms */
+	ck_assert(!(tr.ev[18].flags & RP_F_SHORT)); /* busy 10 ms */
 	ck_assert_uint_eq(tr.ev[0].sim_j, J0);
 	ck_assert_uint_eq(tr.j0, J0 - 1);
 }
@@ -299,9 +349,16 @@ END_TEST
 static int replay(enum timer_model model, struct sim_stats *st)
 {
 	struct sim_config c = {
-		.cpus = tr.cpus, .nodes = tr.nodes, .shape = SHAPE_EVEN,
-		.model = model, .seed = 1, .hz = tr.hz, .wrap = 0 - tr.j0,
-		.trace_timer = -1, .trace_cpu = -1, .replay = &tr,
+		.cpus = tr.cpus,
+		.nodes = tr.nodes,
+		.shape = SHAPE_EVEN,
+		.model = model,
+		.seed = 1,
+		.hz = tr.hz,
+		.wrap = 0 - tr.j0,
+		.trace_timer = -1,
+		.trace_cpu = -1,
+		.replay = &tr,
 		.node_of = tr.node_of,
 	};
 
@@ -321,12 +378,15 @@ static void service_trace(bool irq)
 	ck_assert_int_eq(ev(0, 200, "cpu_idle: state=4294967295 cpu_id=0"), 0);
 	ck_assert_int_eq(start(0, 1000, 0xb1, 5, 0, "P"), 0);
 	ck_assert_int_eq(ev(0, 2000, "cpu_idle: state=1 cpu_id=0"), 0);
-	ck_assert_int_eq(ev(0, 24000, irq ? "reschedule_entry: vector=253" :
-			    "local_timer_entry: vector=236"), 0);
+	ck_assert_int_eq(ev(0, 24000,
+			    irq ? "reschedule_entry: vector=253" :
+				  "local_timer_entry: vector=236"),
+			 0);
 	ck_assert_int_eq(expire(0, 24010, 0xb1, "cancel"), 0);
 	ck_assert_int_eq(expire(0, 24020, 0xb1, "entry"), 0);
 	ck_assert_int_eq(expire(0, 24030, 0xb1, "expire_exit"), 0);
-	ck_assert_int_eq(ev(0, 24100, "cpu_idle: state=4294967295 cpu_id=0"), 0);
+	ck_assert_int_eq(ev(0, 24100, "cpu_idle: state=4294967295 cpu_id=0"),
+			 0);
 	ck_assert_int_eq(ev(0, 36100, "cpu_idle: state=1 cpu_id=0"), 0);
 	ck_assert_int_eq(ev(0, 60000, "reschedule_entry: vector=253"), 0);
 	ck_assert_int_eq(rp_finish(&tr, err, sizeof(err)), 0);
@@ -339,8 +399,8 @@ START_TEST(test_service_exit_not_work)
 	service_trace(false);
 	ck_assert_int_eq(replay(TIMER_MODEL_PULL, &st), 0);
 	ck_assert_uint_le(st.busy_jiffies, 1);
-	ck_assert_uint_eq(st.wakes[WAKE_IRQ], 1);	/* the first exit */
-	ck_assert_uint_eq(st.wakes[WAKE_LOCAL], 1);	/* the timer's own */
+	ck_assert_uint_eq(st.wakes[WAKE_IRQ], 1);   /* the first exit */
+	ck_assert_uint_eq(st.wakes[WAKE_LOCAL], 1); /* the timer's own */
 	ck_assert_uint_eq(st.expired, 1);
 	rp_trace_free(&tr);
 	rp_trace_init(&tr, "test");
@@ -371,9 +431,11 @@ START_TEST(test_closed_loop_rearm)
 		ck_assert_int_eq(expire(1, j * 4000 + 100, 0xc1, "cancel"), 0);
 		ck_assert_int_eq(expire(1, j * 4000 + 110, 0xc1, "entry"), 0);
 		ck_assert_int_eq(start(1, j * 4000 + 120, 0xc1, 10, 1, ""), 0);
-		ck_assert_int_eq(expire(1, j * 4000 + 130, 0xc1, "expire_exit"), 0);
+		ck_assert_int_eq(expire(1, j * 4000 + 130, 0xc1, "expire_exit"),
+				 0);
 	}
-	ck_assert_int_eq(ev(0, 36 * 4000 + 100, "reschedule_entry: vector=253"), 0);
+	ck_assert_int_eq(ev(0, 36 * 4000 + 100, "reschedule_entry: vector=253"),
+			 0);
 	ck_assert_int_eq(rp_finish(&tr, err, sizeof(err)), 0);
 	ck_assert(tr.ev[6].flags & RP_F_INCB);
 	ck_assert_uint_eq(tr.ev[7].target, 6);
@@ -395,14 +457,16 @@ START_TEST(test_residency)
 	ck_assert_int_eq(text("# tinykernel-replay: hz=250"), 0);
 	ck_assert_int_eq(start(0, 100, 0xd1, 1000, 0, ""), 0);
 	ck_assert_int_eq(ev(0, 1000, "cpu_idle: state=1 cpu_id=0"), 0);
-	ck_assert_int_eq(ev(0, 1400, "call_function_single_entry: vector=251"), 0);
+	ck_assert_int_eq(ev(0, 1400, "call_function_single_entry: vector=251"),
+			 0);
 	ck_assert_int_eq(ev(0, 1500, "cpu_idle: state=4294967295 cpu_id=0"), 0);
 	ck_assert_int_eq(ev(0, 1600, "cpu_idle: state=1 cpu_id=0"), 0);
 	ck_assert_int_eq(ev(0, 6500, "reschedule_entry: vector=253"), 0);
 	ck_assert_int_eq(ev(0, 6600, "cpu_idle: state=4294967295 cpu_id=0"), 0);
 	ck_assert_int_eq(ev(0, 9000, "cpu_idle: state=1 cpu_id=0"), 0);
 	ck_assert_int_eq(ev(0, 58900, "reschedule_entry: vector=253"), 0);
-	ck_assert_int_eq(ev(0, 59000, "cpu_idle: state=4294967295 cpu_id=0"), 0);
+	ck_assert_int_eq(ev(0, 59000, "cpu_idle: state=4294967295 cpu_id=0"),
+			 0);
 	ck_assert_int_eq(ev(0, 61000, "cpu_idle: state=1 cpu_id=0"), 0);
 	ck_assert_int_eq(ev(0, 62000, "reschedule_entry: vector=253"), 0);
 	ck_assert_int_eq(rp_finish(&tr, err, sizeof(err)), 0);
@@ -436,15 +500,20 @@ START_TEST(test_lower_bound)
 	ck_assert_int_eq(start(1, 140, 0xe5, 20, 1, ""), 0);
 	ck_assert_int_eq(ev(0, 200, "cpu_idle: state=1 cpu_id=0"), 0);
 	ck_assert_int_eq(ev(1, 210, "cpu_idle: state=1 cpu_id=1"), 0);
-	ck_assert_int_eq(ev(1, 18 * 4000 + 500, "reschedule_entry: vector=253"), 0);
-	ck_assert_int_eq(ev(1, 18 * 4000 + 600, "cpu_idle: state=4294967295 cpu_id=1"), 0);
-	ck_assert_int_eq(ev(0, 25 * 4000 + 500, "reschedule_entry: vector=253"), 0);
+	ck_assert_int_eq(ev(1, 18 * 4000 + 500, "reschedule_entry: vector=253"),
+			 0);
+	ck_assert_int_eq(ev(1, 18 * 4000 + 600,
+			    "cpu_idle: state=4294967295 cpu_id=1"),
+			 0);
+	ck_assert_int_eq(ev(0, 25 * 4000 + 500, "reschedule_entry: vector=253"),
+			 0);
 	ck_assert_int_eq(rp_finish(&tr, err, sizeof(err)), 0);
-	for (enum timer_model m = TIMER_MODEL_PULL; m <= TIMER_MODEL_LOCAL; m++) {
+	for (enum timer_model m = TIMER_MODEL_PULL; m <= TIMER_MODEL_LOCAL;
+	     m++) {
 		ck_assert_int_eq(replay(m, &st), 0);
 		ck_assert_uint_eq(st.lb_pinned, 1);
 		ck_assert_uint_eq(st.lb_global, 1);
-		ck_assert_uint_eq(st.expired, 5);	/* D when CPU 1 woke */
+		ck_assert_uint_eq(st.expired, 5); /* D when CPU 1 woke */
 		ck_assert_uint_ge(st.wakes_idle, 2);
 	}
 }
@@ -453,14 +522,17 @@ END_TEST
 START_TEST(test_excerpt_models)
 {
 	static const enum timer_model models[] = {
-		TIMER_MODEL_PULL, TIMER_MODEL_PUSH, TIMER_MODEL_LOCAL,
+		TIMER_MODEL_PULL,
+		TIMER_MODEL_PUSH,
+		TIMER_MODEL_LOCAL,
 	};
 	const struct rp_linux *lx = &tr.linux_;
 	uint64_t irq = 0;
 
 	ck_assert_int_eq(rp_read_file(&tr, EXCERPT), 0);
 	ck_assert_uint_eq(lx->wheel + lx->empty + lx->hrtimer + lx->ipi +
-			  lx->other, lx->exits);
+				  lx->other,
+			  lx->exits);
 	ck_assert_uint_gt(lx->wheel, 0);
 	ck_assert_uint_gt(lx->remote_expiries, 0);
 	for (unsigned int m = 0; m < 3; m++) {

@@ -25,7 +25,7 @@
 #include "tests/host/sim/sim.h"
 
 #define NS_1MS	1000000ull
-#define NS_10MS	10000000ull
+#define NS_10MS 10000000ull
 
 /**
  * sim_bound_step - count this jiffy's unavoidable wakes (top of file)
@@ -93,7 +93,7 @@ void sim_resid_finish(struct sim *s)
 void sim_note_late(struct sim *s, const struct sim_timer *st, uint64_t late)
 {
 	unsigned int bin = late < SIM_LATE_BINS - 1 ? (unsigned int)late :
-			   SIM_LATE_BINS - 1;
+						      SIM_LATE_BINS - 1;
 
 	s->st.late_hist[bin]++;
 	s->st.late_n++;
@@ -122,7 +122,6 @@ void sim_print_bound(const struct sim_stats *st)
 					       st->late_n, 50),
 	       (unsigned long long)rp_hist_pct(st->late_hist, SIM_LATE_BINS,
 					       st->late_n, 99),
-	       (unsigned long long)rp_hist_pct(st->late_l0_hist,
-					       SIM_LATE_BINS, st->late_l0_n,
-					       99));
+	       (unsigned long long)rp_hist_pct(st->late_l0_hist, SIM_LATE_BINS,
+					       st->late_l0_n, 99));
 }

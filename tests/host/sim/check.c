@@ -113,8 +113,8 @@ bool sim_check_boot(struct sim *s)
 				      g->level, g->parent);
 		}
 		if (g->num_children > TMIGR_CHILDS_PER_GROUP)
-			sim_violation(s, -1, -1, "group %u has %u children",
-				      id, g->num_children);
+			sim_violation(s, -1, -1, "group %u has %u children", id,
+				      g->num_children);
 	}
 	if (roots != 1) {
 		sim_violation(s, -1, -1, "%u roots", roots);
@@ -132,13 +132,14 @@ static void check_group(struct sim *s, const struct tmigr_group_view *g)
 	uint8_t all = (uint8_t)((1u << g->num_children) - 1);
 
 	if (m != TMIGR_NONE && ((m & (m - 1)) || !(m & act)))
-		sim_violation(s, -1, -1,
-			      "group %u: migrator 0x%x is not an active child (active 0x%x)",
-			      g->id, m, act);
+		sim_violation(
+			s, -1, -1,
+			"group %u: migrator 0x%x is not an active child (active 0x%x)",
+			g->id, m, act);
 	if ((m == TMIGR_NONE) != !act)
 		sim_violation(s, -1, -1,
-			      "group %u: active 0x%x with migrator 0x%x",
-			      g->id, act, m);
+			      "group %u: active 0x%x with migrator 0x%x", g->id,
+			      act, m);
 	if (act & ~all)
 		sim_violation(s, -1, -1,
 			      "group %u: active 0x%x beyond its %u children",
@@ -147,10 +148,11 @@ static void check_group(struct sim *s, const struct tmigr_group_view *g)
 		const struct tmigr_group_view *p = &views[g->parent];
 
 		if (!(p->active & g->childmask) != !act)
-			sim_violation(s, -1, -1,
-				      "group %u: active 0x%x but its bit 0x%x in parent %d is %s",
-				      g->id, act, g->childmask, g->parent,
-				      p->active & g->childmask ? "set" : "clear");
+			sim_violation(
+				s, -1, -1,
+				"group %u: active 0x%x but its bit 0x%x in parent %d is %s",
+				g->id, act, g->childmask, g->parent,
+				p->active & g->childmask ? "set" : "clear");
 	}
 }
 
@@ -166,7 +168,8 @@ static void trace_cpu_view(struct sim *s, unsigned int cpu,
 		return;
 	last_run = s;
 	last = *cv;
-	sim_trace(s, "cpu=%u hierarchy: idle=%d group=%d cpuevt=%lld wakeup=%lld",
+	sim_trace(s,
+		  "cpu=%u hierarchy: idle=%d group=%d cpuevt=%lld wakeup=%lld",
 		  cpu, cv->idle, cv->group,
 		  cv->cpuevt == TMIGR_NONE_NS ? -1 : (long long)cv->cpuevt,
 		  cv->wakeup == TMIGR_NONE_NS ? -1 : (long long)cv->wakeup);
@@ -209,12 +212,13 @@ static uint64_t check_cpu(struct sim *s, unsigned int cpu)
 	if ((int)cpu == s->cfg.trace_cpu)
 		trace_cpu_view(s, cpu, &cv);
 	/* An isolated CPU's bit is never set (timer_migration_isolated.c). */
-	if (!(views[cv.group].active & cv.childmask) != (cv.idle || cv.isolated))
+	if (!(views[cv.group].active & cv.childmask) !=
+	    (cv.idle || cv.isolated))
 		sim_violation(s, (int)cpu, -1,
 			      "CPU idle=%d but its bit 0x%x in group %d is %s",
 			      cv.idle, cv.childmask, cv.group,
 			      views[cv.group].active & cv.childmask ? "set" :
-			      "clear");
+								      "clear");
 	if (s->cfg.model != TIMER_MODEL_PULL)
 		return SIM_NONE;
 	if (cv.remote)
@@ -229,15 +233,15 @@ static uint64_t check_cpu(struct sim *s, unsigned int cpu)
 		return SIM_NONE;
 	first = sim_cpu_first_events(s, cpu, &lb, &gb);
 	if (gb >= lb)
-		return SIM_NONE;	/* it wakes itself first */
+		return SIM_NONE; /* it wakes itself first */
 	/* Timers moved to it (fault.c): it looks when the kick arrives. */
 	if (cv.cpuevt > gb && c->wake_ns > gb && !c->ipi)
-		sim_violation(s, (int)cpu, (int)first->id,
-			      "idle CPU's first movable event j%llu (%llu ns) not in the hierarchy (cpuevt %lld ns)",
-			      (unsigned long long)sim_ns2j(s, gb),
-			      (unsigned long long)gb,
-			      cv.cpuevt == TMIGR_NONE_NS ? -1 :
-			      (long long)cv.cpuevt);
+		sim_violation(
+			s, (int)cpu, (int)first->id,
+			"idle CPU's first movable event j%llu (%llu ns) not in the hierarchy (cpuevt %lld ns)",
+			(unsigned long long)sim_ns2j(s, gb),
+			(unsigned long long)gb,
+			cv.cpuevt == TMIGR_NONE_NS ? -1 : (long long)cv.cpuevt);
 	return gb;
 }
 
@@ -292,10 +296,10 @@ void sim_check_hierarchy(struct sim *s)
 	if (s->cfg.model == TIMER_MODEL_PULL && need != SIM_NONE &&
 	    !views[root_id].active && wake > need &&
 	    (!slack || wake - need > slack))
-		sim_violation(s, (int)first, -1,
-			      "hierarchy idle, first movable event j%llu, but the first CPU to wake does at %s%lld",
-			      (unsigned long long)sim_ns2j(s, need),
-			      wake == SIM_NONE ? "never " : "j",
-			      wake == SIM_NONE ? 0 :
-			      (long long)sim_ns2j(s, wake));
+		sim_violation(
+			s, (int)first, -1,
+			"hierarchy idle, first movable event j%llu, but the first CPU to wake does at %s%lld",
+			(unsigned long long)sim_ns2j(s, need),
+			wake == SIM_NONE ? "never " : "j",
+			wake == SIM_NONE ? 0 : (long long)sim_ns2j(s, wake));
 }

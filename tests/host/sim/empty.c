@@ -85,7 +85,8 @@ void sim_empty_note(struct sim *s, unsigned int cpu)
 
 	if (s->nr_empty < s->cfg.cpus * (SIM_STORM + 1))
 		s->empty_queue[s->nr_empty++] = (struct sim_empty_wake){
-			.owner = c->hier_owner, .armed_j = c->hier_j,
+			.owner = c->hier_owner,
+			.armed_j = c->hier_j,
 			.stale = c->hier_stale,
 		};
 }
@@ -102,7 +103,7 @@ const char *sim_empty_name(enum sim_empty why)
 {
 	static const char *const names[NR_SIM_EMPTY] = {
 		[EMPTY_OWNER] = "owner", [EMPTY_BUSY] = "busy",
-		[EMPTY_DUP] = "dup", [EMPTY_IDLE] = "idle",
+		[EMPTY_DUP] = "dup",	 [EMPTY_IDLE] = "idle",
 		[EMPTY_STALE] = "stale", [EMPTY_GONE] = "gone",
 		[EMPTY_BELOW] = "below",
 	};

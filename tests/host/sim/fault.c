@@ -63,26 +63,26 @@
 #include "timer/timer_migration.h"
 #include "timer_env.h"
 
-#define NO_CPU		(~0u)
-#define REQ_STEPS	32	/* a request not met by then fires anyway */
-#define DYING_MAX_J	3
-#define OFFLINE_MAX_J	200
+#define NO_CPU	      (~0u)
+#define REQ_STEPS     32 /* a request not met by then fires anyway */
+#define DYING_MAX_J   3
+#define OFFLINE_MAX_J 200
 
 /* A CPU to take offline, or to bring back, at a place of the run. */
 struct sim_req {
 	bool on;
 	enum sim_at at;
-	unsigned int skip;	/* hits of that race point to let pass */
-	uint64_t by_step;	/* between actions at this step if still on */
-	unsigned int cpu;	/* online request: the CPU coming back */
+	unsigned int skip; /* hits of that race point to let pass */
+	uint64_t by_step;  /* between actions at this step if still on */
+	unsigned int cpu;  /* online request: the CPU coming back */
 };
 
 struct sim_fault {
 	struct sim_rng rng;
 	struct sim_req off, on;
-	unsigned int nr_online;	/* CPU_ONLINE */
+	unsigned int nr_online; /* CPU_ONLINE */
 	unsigned int max_offline;
-	bool busy;		/* in a fault: race points pass */
+	bool busy; /* in a fault: race points pass */
 };
 
 static const char *const at_names[NR_SIM_AT] = {
@@ -104,7 +104,10 @@ const char *sim_at_name(enum sim_at at)
 const char *sim_faults_name(unsigned int faults)
 {
 	static const char *const names[] = {
-		"none", "offline", "ipi-delay", "offline,ipi-delay",
+		"none",
+		"offline",
+		"ipi-delay",
+		"offline,ipi-delay",
 	};
 
 	return names[faults & 3];
@@ -176,7 +179,7 @@ static enum sim_at rp_at(int id)
 	case TMIGR_RP_SOFTIRQ_REMOTE:
 		return AT_SOFTIRQ_REMOTE;
 	default:
-		return AT_STEP;		/* setup's points: not used */
+		return AT_STEP; /* setup's points: not used */
 	}
 }
 
@@ -200,8 +203,8 @@ static unsigned int random_online(struct sim *s, unsigned int not1,
 	struct sim_fault *f = s->fault;
 
 	for (unsigned int i = 0; i < 16; i++) {
-		unsigned int cpu = (unsigned int)sim_rng_below(&f->rng,
-							       s->cfg.cpus);
+		unsigned int cpu =
+			(unsigned int)sim_rng_below(&f->rng, s->cfg.cpus);
 
 		if (s->cpus[cpu].state == CPU_ONLINE && cpu != not1 &&
 		    cpu != not2)
@@ -304,9 +307,10 @@ static void cpu_dead(struct sim *s, unsigned int cpu, unsigned int to)
 	s->expect_ipi = expect;
 	moved = sim_work_move_timers(s, cpu, to, c->off_j);
 	if (n != moved)
-		sim_violation(s, (int)cpu, -1,
-			      "timers_cpu_dead(%u, %u) moved %u timers, the CPU held %u",
-			      cpu, to, n, moved);
+		sim_violation(
+			s, (int)cpu, -1,
+			"timers_cpu_dead(%u, %u) moved %u timers, the CPU held %u",
+			cpu, to, n, moved);
 	if (timer_cpu_online(cpu))
 		sim_violation(s, (int)cpu, -1,
 			      "timer_cpu_online() after timers_cpu_dead()");
@@ -365,8 +369,9 @@ static void cpu_offline(struct sim *s, unsigned int cpu, unsigned int ho,
 	s->st.offline_at[at]++;
 	s->st.ops++;
 	if (!tmigr_cpu_get(cpu, &v) || v.online)
-		sim_violation(s, (int)cpu, -1,
-			      "online in the hierarchy after tmigr_cpu_offline()");
+		sim_violation(
+			s, (int)cpu, -1,
+			"online in the hierarchy after tmigr_cpu_offline()");
 }
 
 /*
@@ -399,8 +404,8 @@ static bool go_offline(struct sim *s, enum sim_at at, unsigned int self)
 	if (sim_rng_chance(&f->rng, 500)) {
 		cpu_dead(s, cpu, to);
 	} else {
-		s->cpus[cpu].until_j = s->now_j + 1 +
-				       sim_rng_below(&f->rng, DYING_MAX_J);
+		s->cpus[cpu].until_j =
+			s->now_j + 1 + sim_rng_below(&f->rng, DYING_MAX_J);
 		s->st.dead_later++;
 	}
 	return true;
@@ -538,10 +543,11 @@ void sim_fault_check(struct sim *s)
 		fetch_next_timer_interrupt(cpu, s->now_j, &tevt);
 		if (tevt.local != TIMER_EVENT_NONE ||
 		    tevt.global != TIMER_EVENT_NONE)
-			sim_violation(s, (int)cpu, -1,
-				      "offline CPU's bases have events (local %llu, global %llu)",
-				      (unsigned long long)tevt.local,
-				      (unsigned long long)tevt.global);
+			sim_violation(
+				s, (int)cpu, -1,
+				"offline CPU's bases have events (local %llu, global %llu)",
+				(unsigned long long)tevt.local,
+				(unsigned long long)tevt.global);
 	}
 	if (online != s->fault->nr_online)
 		sim_violation(s, -1, -1, "%u CPUs online, fault.c counted %u",

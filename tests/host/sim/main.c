@@ -62,10 +62,10 @@ struct list_entry {
 	enum sim_shape shape;
 	uint64_t steps;
 	uint64_t seed;
-	uint64_t wrap;		/* jiffies before 2^64 at the start */
-	unsigned int hz;	/* 0: the command line's (1000) */
+	uint64_t wrap;	 /* jiffies before 2^64 at the start */
+	unsigned int hz; /* 0: the command line's (1000) */
 	bool steady;
-	const char *isolcpus;	/* NULL: none */
+	const char *isolcpus; /* NULL: none */
 };
 
 /*
@@ -93,7 +93,9 @@ static const struct list_entry torture_list[] = {
 };
 
 static const enum timer_model models[] = {
-	TIMER_MODEL_PULL, TIMER_MODEL_PUSH, TIMER_MODEL_LOCAL,
+	TIMER_MODEL_PULL,
+	TIMER_MODEL_PUSH,
+	TIMER_MODEL_LOCAL,
 };
 #define NR_MODELS (sizeof(models) / sizeof(*models))
 
@@ -133,8 +135,7 @@ static void print_summary(const struct sim_config *c,
 	       c->cpus, c->nodes, sim_shape_name(c->shape),
 	       sim_model_name(c->model), c->hz, (unsigned long long)c->seed,
 	       (unsigned long long)c->wrap, c->steady ? "steady" : "mixed",
-	       (unsigned long long)st->steps,
-	       (unsigned long long)st->armed,
+	       (unsigned long long)st->steps, (unsigned long long)st->armed,
 	       (unsigned long long)st->modified,
 	       (unsigned long long)st->expired,
 	       (unsigned long long)st->cancelled,
@@ -184,8 +185,7 @@ static void print_compare(const struct sim_config *c,
 	       (unsigned long long)st[0].wakes_global_busy,
 	       (unsigned long long)st[1].wakes_global_busy,
 	       (unsigned long long)st[2].wakes_global_busy,
-	       global_wakes(&st[0]), global_wakes(&st[1]),
-	       global_wakes(&st[2]),
+	       global_wakes(&st[0]), global_wakes(&st[1]), global_wakes(&st[2]),
 	       (unsigned long long)st[0].wakes_idle,
 	       (unsigned long long)st[1].wakes_idle,
 	       (unsigned long long)st[2].wakes_idle,
@@ -221,8 +221,7 @@ static void print_torture(const struct sim_config *c,
 	       (unsigned long long)st->ipis_delayed,
 	       (unsigned long long)st->ipis_coalesced,
 	       (unsigned long long)st->ipis_dropped,
-	       (unsigned long long)st->armed,
-	       (unsigned long long)st->modified,
+	       (unsigned long long)st->armed, (unsigned long long)st->modified,
 	       (unsigned long long)st->expired,
 	       (unsigned long long)st->cancelled,
 	       (unsigned long long)st->pending,
@@ -235,8 +234,7 @@ static void print_torture(const struct sim_config *c,
 }
 
 /* One run; @check: also print the Check-format result line. */
-static int run_one(const struct sim_config *c, struct sim_stats *st,
-		   bool check)
+static int run_one(const struct sim_config *c, struct sim_stats *st, bool check)
 {
 	double t0 = now_ms();
 	int ret = sim_run(c, st);
@@ -247,13 +245,12 @@ static int run_one(const struct sim_config *c, struct sim_stats *st,
 		print_torture(c, st, ms);
 	if (check)
 		printf("tests/host/sim/main.c:0:%c:sim:%scpus%u_nodes%u_%s_%s_seed%llu:0: %s\n",
-		       ret ? 'F' : 'P', c->ops ? "torture_" : "",
-		       c->cpus, c->nodes,
-		       sim_shape_name(c->shape), sim_model_name(c->model),
-		       (unsigned long long)c->seed,
+		       ret ? 'F' : 'P', c->ops ? "torture_" : "", c->cpus,
+		       c->nodes, sim_shape_name(c->shape),
+		       sim_model_name(c->model), (unsigned long long)c->seed,
 		       ret < 0 ? "could not set up" :
-		       ret ? "invariant broken, see VIOLATION above" :
-		       "Passed");
+		       ret     ? "invariant broken, see VIOLATION above" :
+				 "Passed");
 	return ret;
 }
 
@@ -275,8 +272,7 @@ static void print_wake_compare(const struct sim_config *c,
 {
 	printf("sim tmigr_wake cpus=%u nodes=%u shape=%s seed=%llu: wakes_idle linux=%llu one=%llu; wake_hier linux=%llu one=%llu; hier_empty linux=%llu one=%llu; late0_p99_j linux=%u one=%u\n",
 	       c->cpus, c->nodes, sim_shape_name(c->shape),
-	       (unsigned long long)c->seed,
-	       (unsigned long long)lin->wakes_idle,
+	       (unsigned long long)c->seed, (unsigned long long)lin->wakes_idle,
 	       (unsigned long long)one->wakes_idle,
 	       (unsigned long long)lin->wakes[WAKE_HIER],
 	       (unsigned long long)one->wakes[WAKE_HIER],
@@ -312,7 +308,7 @@ static int run_models(struct sim_config *c, bool all_models, bool check)
 		print_compare(c, st);
 	}
 	if (both)
-		print_wake_compare(c, &lin, &st[0]);	/* models[0]: pull */
+		print_wake_compare(c, &lin, &st[0]); /* models[0]: pull */
 	return worst;
 }
 
@@ -321,29 +317,41 @@ static int run_list(unsigned int hz, double scale, unsigned int verbose)
 	double t0 = now_ms();
 	int worst = 0;
 
-	for (unsigned int i = 0; i < sizeof(default_list) /
-				     sizeof(*default_list); i++) {
+	for (unsigned int i = 0;
+	     i < sizeof(default_list) / sizeof(*default_list); i++) {
 		const struct list_entry *e = &default_list[i];
 		struct sim_config c = {
-			.cpus = e->cpus, .nodes = e->nodes, .shape = e->shape,
-			.seed = e->seed, .hz = e->hz ? e->hz : hz,
-			.steady = e->steady, .verbose = verbose,
+			.cpus = e->cpus,
+			.nodes = e->nodes,
+			.shape = e->shape,
+			.seed = e->seed,
+			.hz = e->hz ? e->hz : hz,
+			.steady = e->steady,
+			.verbose = verbose,
 			.isolcpus = e->isolcpus,
-			.wrap = e->wrap, .trace_timer = -1, .trace_cpu = -1,
+			.wrap = e->wrap,
+			.trace_timer = -1,
+			.trace_cpu = -1,
 			.steps = (uint64_t)(e->steps * scale),
 		};
 		worst = worse(worst, run_models(&c, true, true));
 	}
-	for (unsigned int i = 0; i < sizeof(torture_list) /
-				     sizeof(*torture_list); i++) {
+	for (unsigned int i = 0;
+	     i < sizeof(torture_list) / sizeof(*torture_list); i++) {
 		const struct list_entry *e = &torture_list[i];
 		struct sim_config c = {
-			.cpus = e->cpus, .nodes = e->nodes, .shape = e->shape,
-			.seed = e->seed, .hz = hz, .verbose = verbose,
-			.trace_timer = -1, .trace_cpu = -1,
+			.cpus = e->cpus,
+			.nodes = e->nodes,
+			.shape = e->shape,
+			.seed = e->seed,
+			.hz = hz,
+			.verbose = verbose,
+			.trace_timer = -1,
+			.trace_cpu = -1,
 			.ops = (uint64_t)(e->steps * scale),
 			.faults = SIM_FAULT_OFFLINE | SIM_FAULT_IPI_DELAY,
-			.ipi_delay = 3, .offline_rate = 20,
+			.ipi_delay = 3,
+			.offline_rate = 20,
 		};
 		worst = worse(worst, run_models(&c, false, true));
 	}
@@ -352,8 +360,7 @@ static int run_list(unsigned int hz, double scale, unsigned int verbose)
 	return worst < 0 ? 2 : worst;
 }
 
-static int parse_model(const char *name, enum timer_model *model,
-		       bool *all)
+static int parse_model(const char *name, enum timer_model *model, bool *all)
 {
 	*all = !strcmp(name, "all");
 	for (unsigned int m = 0; m < NR_MODELS; m++)
@@ -406,11 +413,18 @@ int main(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	struct sim_config c = {
-		.cpus = 8, .nodes = 1, .shape = SHAPE_EVEN,
-		.model = TIMER_MODEL_PULL, .seed = 1, .steps = 10000,
-		.hz = 1000, .trace_timer = -1, .trace_cpu = -1,
+		.cpus = 8,
+		.nodes = 1,
+		.shape = SHAPE_EVEN,
+		.model = TIMER_MODEL_PULL,
+		.seed = 1,
+		.steps = 10000,
+		.hz = 1000,
+		.trace_timer = -1,
+		.trace_cpu = -1,
 		.faults = SIM_FAULT_OFFLINE | SIM_FAULT_IPI_DELAY,
-		.ipi_delay = 3, .offline_rate = 20,
+		.ipi_delay = 3,
+		.offline_rate = 20,
 	};
 	bool list = argc == 1, all = false, torture = false, model = false;
 	const char *replay = NULL, *nodes_arg = NULL;
@@ -491,10 +505,11 @@ int main(int argc, char **argv)
 			c.isolcpus = optarg;
 			break;
 		case 'I':
-			if (strcmp(optarg, "mainline") && strcmp(optarg, "fixed"))
+			if (strcmp(optarg, "mainline") &&
+			    strcmp(optarg, "fixed"))
 				goto bad;
-			tmigr_set_inactive_up_mainline(!strcmp(optarg,
-							       "mainline"));
+			tmigr_set_inactive_up_mainline(
+				!strcmp(optarg, "mainline"));
 			printf("sim tmigr_inactive_up=%s\n", optarg);
 			break;
 		case 'k':

@@ -34,18 +34,18 @@
 #include "timer_env.h"
 
 struct rp_wait {
-	uint64_t j;		/* the replayed expiry */
-	uint32_t cpu;		/* that ran it */
+	uint64_t j;   /* the replayed expiry */
+	uint32_t cpu; /* that ran it */
 	bool on;
 };
 
 struct rp_run {
 	const struct rp_trace *tr;
-	size_t next;		/* first event not applied */
-	bool *in_irq;		/* per CPU: a short exit is open */
-	uint32_t *q_head, *q_tail;	/* per timer: queue of EXP_EXIT events */
-	uint32_t *q_next;	/* per event: next in its timer's queue */
-	struct rp_wait *wait;	/* per timer */
+	size_t next;		   /* first event not applied */
+	bool *in_irq;		   /* per CPU: a short exit is open */
+	uint32_t *q_head, *q_tail; /* per timer: queue of EXP_EXIT events */
+	uint32_t *q_next;	   /* per event: next in its timer's queue */
+	struct rp_wait *wait;	   /* per timer */
 };
 
 static uint32_t kind_of(uint8_t flags)
@@ -214,8 +214,9 @@ void sim_replay_step(struct sim *s)
 	struct rp_run *r = s->run;
 	const struct rp_trace *tr = r->tr;
 
-	for (; r->next < tr->nr_ev && !timer_after(tr->ev[r->next].sim_j,
-						   s->now_j); r->next++) {
+	for (; r->next < tr->nr_ev &&
+	       !timer_after(tr->ev[r->next].sim_j, s->now_j);
+	     r->next++) {
 		const struct rp_event *e = &tr->ev[r->next];
 
 		s->ev_ns = SIM_NS_BASE + (e->ns - tr->t0_ns);

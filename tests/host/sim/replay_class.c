@@ -21,7 +21,7 @@
 
 #include "tests/host/sim/replay.h"
 
-#define NSEC_PER_SEC	1000000000ull
+#define NSEC_PER_SEC 1000000000ull
 
 static int fail(char *err, size_t errlen, const char *msg)
 {
@@ -30,8 +30,8 @@ static int fail(char *err, size_t errlen, const char *msg)
 }
 
 /* "a-b,c" into node @node of @node_of; -1 on bad syntax or a CPU twice. */
-static int parse_cpu_list(const char **pp, unsigned int cpus,
-			  unsigned int node, uint16_t *node_of)
+static int parse_cpu_list(const char **pp, unsigned int cpus, unsigned int node,
+			  uint16_t *node_of)
 {
 	const char *p = *pp;
 
@@ -93,15 +93,16 @@ int rp_parse_nodes(const char *map, unsigned int cpus, uint16_t *node_of,
 	}
 	memset(node_of, 0xff, cpus * sizeof(*node_of));
 	for (;;) {
-		if (n == RP_MAX_NODES ||
-		    parse_cpu_list(&p, cpus, n, node_of))
-			return fail(err, errlen,
-				    "bad node map (want e.g. 0-3:4-7, each CPU once)");
+		if (n == RP_MAX_NODES || parse_cpu_list(&p, cpus, n, node_of))
+			return fail(
+				err, errlen,
+				"bad node map (want e.g. 0-3:4-7, each CPU once)");
 		n++;
 		if (!*p)
 			break;
 		if (*p++ != ':')
-			return fail(err, errlen, "bad node map (want e.g. 0-3:4-7)");
+			return fail(err, errlen,
+				    "bad node map (want e.g. 0-3:4-7)");
 	}
 	for (unsigned int c = 0; c < cpus; c++)
 		if (node_of[c] == UINT16_MAX)
@@ -146,14 +147,17 @@ static int find_hz(struct rp_trace *tr, char *err, size_t errlen)
 		b = e;
 	}
 	if (!a)
-		return fail(err, errlen,
-			    "no timer_start or timer_expire_entry: nothing to replay");
+		return fail(
+			err, errlen,
+			"no timer_start or timer_expire_entry: nothing to replay");
 	if (tr->hz)
 		return 0;
 	if (b->ns - a->ns < NSEC_PER_SEC || b->jif <= a->jif)
-		return fail(err, errlen,
-			    "under a second of timer events: HZ unknown (add a '# tinykernel-replay: hz=N' line)");
-	rate = (double)(b->jif - a->jif) * NSEC_PER_SEC / (double)(b->ns - a->ns);
+		return fail(
+			err, errlen,
+			"under a second of timer events: HZ unknown (add a '# tinykernel-replay: hz=N' line)");
+	rate = (double)(b->jif - a->jif) * NSEC_PER_SEC /
+	       (double)(b->ns - a->ns);
 	for (size_t i = 0; i < sizeof(hzs) / sizeof(*hzs); i++) {
 		if (rate > hzs[i] * 0.9 && rate < hzs[i] * 1.1) {
 			tr->hz = hzs[i];
@@ -200,8 +204,9 @@ static int map_jiffies(struct rp_trace *tr, char *err, size_t errlen)
 		/* jiffies lag the clock (a late tick), but not by seconds. */
 		if ((e->type == RP_START || e->type == RP_EXP_ENTRY) &&
 		    e->sim_j - e->jif > 2ull * tr->hz)
-			return fail(err, errlen,
-				    "jiffies samples disagree with the timestamps");
+			return fail(
+				err, errlen,
+				"jiffies samples disagree with the timestamps");
 	}
 	tr->last_j = tr->ev[tr->nr_ev - 1].sim_j;
 	return 0;
@@ -222,9 +227,9 @@ static int find_topology(struct rp_trace *tr, char *err, size_t errlen)
 	tr->cpus = tr->hdr_cpus ? tr->hdr_cpus : seen;
 	if (seen > tr->cpus)
 		return fail(err, errlen, "a CPU beyond the #P: count");
-	map = tr->nodes_arg ? tr->nodes_arg :
+	map = tr->nodes_arg    ? tr->nodes_arg :
 	      tr->hdr_nodes[0] ? tr->hdr_nodes :
-	      nodes_from_name(tr->name, buf, sizeof(buf));
+				 nodes_from_name(tr->name, buf, sizeof(buf));
 	return rp_parse_nodes(map ? map : "1", tr->cpus, tr->node_of,
 			      &tr->nodes, err, errlen);
 }
@@ -232,20 +237,20 @@ static int find_topology(struct rp_trace *tr, char *err, size_t errlen)
 /* Per-CPU state of the classifying pass. */
 struct cls_cpu {
 	bool idle, known;
-	size_t exit_ev;		/* last idle exit, for RP_F_SHORT */
-	int last_irq;		/* RP_LOC, RP_RES, RP_CALL or -1 */
-	bool ran_wheel;		/* a wheel callback or tmigr this idle */
-	bool hr_after_loc;	/* a non-tick hrtimer since the last LOC */
+	size_t exit_ev;	   /* last idle exit, for RP_F_SHORT */
+	int last_irq;	   /* RP_LOC, RP_RES, RP_CALL or -1 */
+	bool ran_wheel;	   /* a wheel callback or tmigr this idle */
+	bool hr_after_loc; /* a non-tick hrtimer since the last LOC */
 	bool hr_any;
-	uint32_t cb;		/* the timer whose callback runs, or RP_NONE */
+	uint32_t cb; /* the timer whose callback runs, or RP_NONE */
 	uint64_t idle_from;
 };
 
 struct cls_timer {
-	size_t last_ev;		/* index of its last event, or SIZE_MAX */
-	size_t incb_start;	/* START from its callback, or SIZE_MAX */
+	size_t last_ev;	   /* index of its last event, or SIZE_MAX */
+	size_t incb_start; /* START from its callback, or SIZE_MAX */
 	uint64_t expires;
-	uint32_t base;		/* cpu= of its last start, or RP_NONE */
+	uint32_t base; /* cpu= of its last start, or RP_NONE */
 	bool defer;
 };
 
@@ -350,7 +355,8 @@ static void class_cpu_event(struct rp_trace *tr, struct cls_cpu *c, size_t i)
 		if (c->known && !c->idle && c->exit_ev != SIZE_MAX) {
 			const struct rp_event *x = &tr->ev[c->exit_ev];
 
-			if ((x->ns - tr->t0_ns) / tick == (e->ns - tr->t0_ns) / tick)
+			if ((x->ns - tr->t0_ns) / tick ==
+			    (e->ns - tr->t0_ns) / tick)
 				tr->ev[c->exit_ev].flags |= RP_F_SHORT;
 			if (x->flags & RP_F_TIMER)
 				tr->linux_.busy_timer_ns += e->ns - x->ns;

@@ -30,8 +30,7 @@ static unsigned long long sum_empty(const struct sim_stats *st)
 	return n;
 }
 
-static unsigned long long pct(const uint64_t *hist, uint64_t n,
-			      unsigned int p)
+static unsigned long long pct(const uint64_t *hist, uint64_t n, unsigned int p)
 {
 	return (unsigned long long)rp_hist_pct(hist, SIM_LATE_BINS, n, p);
 }
@@ -61,8 +60,7 @@ static void print_model(const struct sim_config *c, const struct sim_stats *st)
 	       (unsigned long long)st->late_max_j,
 	       pct(st->late_l0_hist, st->late_l0_n, 99));
 	printf(" armed=%llu modified=%llu expired=%llu cancelled=%llu pending=%llu remote_expiries=%llu lost=%llu early=%llu twice=%llu violations=%llu\n",
-	       (unsigned long long)st->armed,
-	       (unsigned long long)st->modified,
+	       (unsigned long long)st->armed, (unsigned long long)st->modified,
 	       (unsigned long long)st->expired,
 	       (unsigned long long)st->cancelled,
 	       (unsigned long long)st->pending,
@@ -80,15 +78,16 @@ static void print_linux(const struct rp_trace *tr)
 	printf("replay linux idle_wakes_wheel=%llu idle_wakes_empty=%llu remote_expiries=%llu idle_exits=%llu exits_hrtimer=%llu exits_ipi=%llu exits_other=%llu exits_timer=%llu expiries=%llu unknown_expiries=%llu remote_cpu_walks=%llu late_p50_j=%llu late_p99_j=%llu late_max_j=%llu res_1ms_pct=%.1f res_10ms_pct=%.1f busy_ms_timer=%.0f busy_ms_work=%.0f\n",
 	       (unsigned long long)lx->wheel, (unsigned long long)lx->empty,
 	       (unsigned long long)lx->remote_expiries,
-	       (unsigned long long)lx->exits,
-	       (unsigned long long)lx->hrtimer, (unsigned long long)lx->ipi,
-	       (unsigned long long)lx->other,
+	       (unsigned long long)lx->exits, (unsigned long long)lx->hrtimer,
+	       (unsigned long long)lx->ipi, (unsigned long long)lx->other,
 	       (unsigned long long)lx->timer_exits,
 	       (unsigned long long)lx->expiries,
 	       (unsigned long long)lx->unknown_expiries,
 	       (unsigned long long)lx->remote_cpu_walks,
-	       (unsigned long long)rp_hist_pct(lx->late_hist, 65, lx->late_n, 50),
-	       (unsigned long long)rp_hist_pct(lx->late_hist, 65, lx->late_n, 99),
+	       (unsigned long long)rp_hist_pct(lx->late_hist, 65, lx->late_n,
+					       50),
+	       (unsigned long long)rp_hist_pct(lx->late_hist, 65, lx->late_n,
+					       99),
 	       (unsigned long long)lx->late_max_j,
 	       sim_resid_pct(lx->idle_1ms_ns, lx->idle_ns),
 	       sim_resid_pct(lx->idle_10ms_ns, lx->idle_ns),
@@ -138,9 +137,11 @@ int sim_replay_main(const struct sim_config *c, const char *file,
 		    const char *nodes_arg, bool all)
 {
 	static const enum timer_model models[] = {
-		TIMER_MODEL_PULL, TIMER_MODEL_PUSH, TIMER_MODEL_LOCAL,
+		TIMER_MODEL_PULL,
+		TIMER_MODEL_PUSH,
+		TIMER_MODEL_LOCAL,
 	};
-	static struct rp_trace tr;	/* node_of[] is large */
+	static struct rp_trace tr; /* node_of[] is large */
 	int worst = 0;
 
 	rp_trace_init(&tr, file);

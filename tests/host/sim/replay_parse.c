@@ -116,7 +116,8 @@ static uint32_t timer_index(struct rp_trace *tr, uint64_t ptr)
 		tr->ptrs = np;
 		memset(nh, 0xff, cap * sizeof(*nh));
 		for (uint32_t i = 0; i < tr->nr_timers; i++) {
-			h = (uint32_t)(tr->ptrs[i] * 0x9e3779b97f4a7c15ull >> 40) &
+			h = (uint32_t)(tr->ptrs[i] * 0x9e3779b97f4a7c15ull >>
+				       40) &
 			    (cap - 1);
 			while (nh[h] != RP_NONE)
 				h = (h + 1) & (cap - 1);
@@ -266,8 +267,7 @@ static int event_type(struct span ev)
 }
 
 /* flags= of timer_start: letters joined by '|', maybe empty. */
-static int start_flags(struct span f, uint8_t *flags, char *err,
-		       size_t errlen)
+static int start_flags(struct span f, uint8_t *flags, char *err, size_t errlen)
 {
 	struct span v;
 
@@ -291,8 +291,8 @@ static int start_flags(struct span f, uint8_t *flags, char *err,
 	return 0;
 }
 
-static int timer_field(struct rp_trace *tr, struct span f,
-		       struct rp_event *e, char *err, size_t errlen)
+static int timer_field(struct rp_trace *tr, struct span f, struct rp_event *e,
+		       char *err, size_t errlen)
 {
 	uint64_t ptr;
 
@@ -347,7 +347,8 @@ static int parse_fields(struct rp_trace *tr, int type, unsigned int cpu,
 		    num_field(f, "cpu_id=", 10, &e->expires, err, errlen))
 			return -1;
 		if (e->expires != cpu)
-			return fail(err, errlen, "%s", "cpu_id= is not the CPU column");
+			return fail(err, errlen, "%s",
+				    "cpu_id= is not the CPU column");
 		e->expires = 0;
 		if (n == 4294967295ull)
 			e->type = RP_IDLE_EXIT;
@@ -363,7 +364,8 @@ static int parse_fields(struct rp_trace *tr, int type, unsigned int cpu,
 		       num_field(f, "now=", 10, &e->jif, err, errlen);
 	case RP_HR_EXP:
 		if (!field(f, "function=", &v))
-			return fail(err, errlen, "missing field %s", "function=");
+			return fail(err, errlen, "missing field %s",
+				    "function=");
 		if (span_eq(v, "tick_nohz_handler") ||
 		    span_eq(v, "tick_sched_timer"))
 			e->flags |= RP_F_TICK;
@@ -385,8 +387,8 @@ static int parse_fields(struct rp_trace *tr, int type, unsigned int cpu,
  *
  * Returns 0, or -1 with @err set.
  */
-int rp_parse_line(struct rp_trace *tr, const char *line, size_t len,
-		  char *err, size_t errlen)
+int rp_parse_line(struct rp_trace *tr, const char *line, size_t len, char *err,
+		  size_t errlen)
 {
 	struct span l = { line, len }, ev, f;
 	struct rp_event *e;
@@ -404,15 +406,17 @@ int rp_parse_line(struct rp_trace *tr, const char *line, size_t len,
 	if (*l.p == '#')
 		return parse_header(tr, l, err, errlen);
 	if (l.n >= 4 && !memcmp(l.p, "CPU:", 4))
-		return fail(err, errlen, "%s",
-			    "ring buffer overrun (LOST EVENTS): record with a larger buffer");
+		return fail(
+			err, errlen, "%s",
+			"ring buffer overrun (LOST EVENTS): record with a larger buffer");
 	if (parse_prefix(l, &cpu, &ns, &ev, &f, err, errlen))
 		return -1;
 	if (ns < tr->last_ns)
 		return fail(err, errlen, "%s", "timestamp goes back");
 	tr->last_ns = ns;
 	if (tr->hdr_cpus && cpu >= tr->hdr_cpus)
-		return fail(err, errlen, "%s", "CPU column beyond the #P: count");
+		return fail(err, errlen, "%s",
+			    "CPU column beyond the #P: count");
 	type = event_type(ev);
 	if (type < 0) {
 		tr->skipped++;

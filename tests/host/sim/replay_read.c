@@ -12,7 +12,7 @@
 #include "tests/host/sim/replay.h"
 
 /* No tracefs line comes near this. */
-#define RP_LINE_MAX	4096
+#define RP_LINE_MAX 4096
 
 static int report(const struct rp_trace *tr, uint64_t line, const char *why)
 {
@@ -41,7 +41,8 @@ int rp_read_buf(struct rp_trace *tr, const char *buf, size_t len, char *err,
 		const char *nl = memchr(buf + at, '\n', len - at);
 
 		if (!nl) {
-			snprintf(err, errlen, "line %llu: truncated (no newline at the end)",
+			snprintf(err, errlen,
+				 "line %llu: truncated (no newline at the end)",
 				 (unsigned long long)tr->lines + 1);
 			return -1;
 		}
@@ -86,10 +87,13 @@ int rp_read_file(struct rp_trace *tr, const char *path)
 			gzerror(f, &zerr);
 			gzclose(f);
 			if (n > RP_LINE_MAX)
-				return report(tr, tr->lines + 1, "line too long");
-			return report(tr, tr->lines + 1, zerr != Z_OK ?
-				      "truncated or corrupt gzip data" :
-				      "truncated (no newline at the end)");
+				return report(tr, tr->lines + 1,
+					      "line too long");
+			return report(
+				tr, tr->lines + 1,
+				zerr != Z_OK ?
+					"truncated or corrupt gzip data" :
+					"truncated (no newline at the end)");
 		}
 		if (rp_parse_line(tr, line, n - 1, why, sizeof(why))) {
 			gzclose(f);
@@ -99,7 +103,8 @@ int rp_read_file(struct rp_trace *tr, const char *path)
 	gzerror(f, &zerr);
 	gzclose(f);
 	if (zerr != Z_OK)
-		return report(tr, tr->lines + 1, "truncated or corrupt gzip data");
+		return report(tr, tr->lines + 1,
+			      "truncated or corrupt gzip data");
 	if (rp_finish(tr, why, sizeof(why))) {
 		/* Not one line's fault: the whole trace, or --nodes. */
 		fprintf(stderr, "%s: %s\n", tr->name, why);

@@ -18,7 +18,7 @@
 #include "timer_env.h"
 
 /* No step for this long: a walk inside timer/ never ends. */
-#define SIM_WATCHDOG_S	20
+#define SIM_WATCHDOG_S 20
 
 static volatile sig_atomic_t wd_step, wd_seen, wd_idle_s;
 static char wd_msg[256];
@@ -39,9 +39,9 @@ void sim_violation(struct sim *s, int cpu, int timer, const char *fmt, ...)
 	printf("sim: VIOLATION cpus=%u nodes=%u shape=%s model=%s hz=%u seed=%llu wrap=%llu step=%llu jiffies=%llu cpu=%d timer=%d: ",
 	       s->cfg.cpus, s->cfg.nodes, sim_shape_name(s->cfg.shape),
 	       sim_model_name(s->cfg.model), s->cfg.hz,
-	       (unsigned long long)s->cfg.seed,
-	       (unsigned long long)s->cfg.wrap, (unsigned long long)s->step,
-	       (unsigned long long)s->now_j, cpu, timer);
+	       (unsigned long long)s->cfg.seed, (unsigned long long)s->cfg.wrap,
+	       (unsigned long long)s->step, (unsigned long long)s->now_j, cpu,
+	       timer);
 	va_start(ap, fmt);
 	vprintf(fmt, ap);
 	va_end(ap);
@@ -108,12 +108,13 @@ void sim_watchdog_arm(const struct sim *s)
 {
 	struct itimerval it = { { 1, 0 }, { 1, 0 } };
 
-	snprintf(wd_msg, sizeof(wd_msg) - 24,
-		 "sim: VIOLATION cpus=%u nodes=%u shape=%s model=%s hz=%u seed=%llu wrap=%llu: livelock in timer/, no progress for %d s at step ",
-		 s->cfg.cpus, s->cfg.nodes, sim_shape_name(s->cfg.shape),
-		 sim_model_name(s->cfg.model), s->cfg.hz,
-		 (unsigned long long)s->cfg.seed,
-		 (unsigned long long)s->cfg.wrap, SIM_WATCHDOG_S);
+	snprintf(
+		wd_msg, sizeof(wd_msg) - 24,
+		"sim: VIOLATION cpus=%u nodes=%u shape=%s model=%s hz=%u seed=%llu wrap=%llu: livelock in timer/, no progress for %d s at step ",
+		s->cfg.cpus, s->cfg.nodes, sim_shape_name(s->cfg.shape),
+		sim_model_name(s->cfg.model), s->cfg.hz,
+		(unsigned long long)s->cfg.seed,
+		(unsigned long long)s->cfg.wrap, SIM_WATCHDOG_S);
 	wd_step = wd_seen = wd_idle_s = 0;
 	signal(SIGALRM, watchdog);
 	setitimer(ITIMER_REAL, &it, NULL);

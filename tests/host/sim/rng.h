@@ -28,7 +28,7 @@ static inline void sim_rng_seed(struct sim_rng *r, uint64_t seed)
 	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
 	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
 	z ^= z >> 31;
-	r->s = z ? z : 1;	/* xorshift's one forbidden state */
+	r->s = z ? z : 1; /* xorshift's one forbidden state */
 }
 
 /**
@@ -45,7 +45,7 @@ static inline void sim_rng_at(struct sim_rng *r, uint64_t seed, uint64_t a,
 			      uint64_t b)
 {
 	sim_rng_seed(r, seed ^ (a * 0xd6e8feb86659fd93ull) ^
-			(b * 0xa0761d6478bd642full));
+				(b * 0xa0761d6478bd642full));
 }
 
 /** sim_rng_next - next 64 random bits */

@@ -45,7 +45,7 @@
 #include "timer/timer_migration.h"
 #include "timer_env.h"
 
-#define NSEC_PER_SEC	1000000000ull
+#define NSEC_PER_SEC 1000000000ull
 
 /* host_wake_hook has only the CPU: the run it belongs to. */
 static struct sim *cur_sim;
@@ -65,9 +65,10 @@ static void wake_hook(unsigned int cpu)
 	    cpu < s->cfg.cpus && !host_cpu_isolated[cpu])
 		;
 	else if ((int)cpu != s->expect_ipi)
-		sim_violation(s, (int)cpu, -1,
-			      "wake-up IPI from CPU %u that no pinned timer asked for",
-			      host_cpu);
+		sim_violation(
+			s, (int)cpu, -1,
+			"wake-up IPI from CPU %u that no pinned timer asked for",
+			host_cpu);
 	if (cpu >= s->cfg.cpus)
 		return;
 	c = &s->cpus[cpu];
@@ -127,8 +128,8 @@ static void race_hook(int id)
 }
 
 /* Enter context @ctx of CPU @cpu; returns the previous one for ctx_exit(). */
-static enum sim_ctx ctx_enter(struct sim *s, enum sim_ctx ctx,
-			      unsigned int cpu, unsigned int *old_cpu)
+static enum sim_ctx ctx_enter(struct sim *s, enum sim_ctx ctx, unsigned int cpu,
+			      unsigned int *old_cpu)
 {
 	enum sim_ctx old = s->ctx;
 
@@ -165,8 +166,8 @@ static uint64_t round_up_jiffy(const struct sim *s, uint64_t ns)
 {
 	if (ns <= s->now_ns)
 		return s->now_ns;
-	return s->now_ns + (ns - s->now_ns + s->tick_ns - 1) / s->tick_ns *
-			   s->tick_ns;
+	return s->now_ns +
+	       (ns - s->now_ns + s->tick_ns - 1) / s->tick_ns * s->tick_ns;
 }
 
 /*
@@ -204,8 +205,7 @@ static uint64_t wrap_early(const struct sim *s, uint64_t ns)
 }
 
 /* "j<jiffy>" of a ns time for messages, or "never". */
-static const char *jstr(const struct sim *s, uint64_t ns, char *buf,
-			size_t len)
+static const char *jstr(const struct sim *s, uint64_t ns, char *buf, size_t len)
 {
 	if (ns == SIM_NONE)
 		return "never";
@@ -222,13 +222,15 @@ static enum sim_wake classify(struct sim *s, unsigned int cpu, uint64_t wake)
 
 	sim_cpu_first_events(s, cpu, &lb, &gb);
 	if (wake > lb)
-		sim_violation(s, (int)cpu, -1,
-			      "idle CPU sleeps past its pinned event %s (wakes %s)",
-			      jstr(s, lb, b1, 32), jstr(s, wake, b2, 32));
+		sim_violation(
+			s, (int)cpu, -1,
+			"idle CPU sleeps past its pinned event %s (wakes %s)",
+			jstr(s, lb, b1, 32), jstr(s, wake, b2, 32));
 	if (!pull && wake > gb)
-		sim_violation(s, (int)cpu, -1,
-			      "idle CPU sleeps past its own movable event %s (wakes %s)",
-			      jstr(s, gb, b1, 32), jstr(s, wake, b2, 32));
+		sim_violation(
+			s, (int)cpu, -1,
+			"idle CPU sleeps past its own movable event %s (wakes %s)",
+			jstr(s, gb, b1, 32), jstr(s, wake, b2, 32));
 	if (wake == SIM_NONE)
 		return WAKE_NONE;
 	if (wake == lb || wake == wrap_early(s, lb))
@@ -249,11 +251,11 @@ static enum sim_wake classify(struct sim *s, unsigned int cpu, uint64_t wake)
 		sim_empty_armed(s, cpu);
 		return WAKE_HIER;
 	}
-	sim_violation(s, (int)cpu, -1,
-		      "idle CPU programs %s for no event of its own (pinned %s, movable %s)%s",
-		      jstr(s, wake, b1, 32), jstr(s, lb, b2, 32),
-		      jstr(s, gb, b3, 32),
-		      pull ? " while the hierarchy has an active CPU" : "");
+	sim_violation(
+		s, (int)cpu, -1,
+		"idle CPU programs %s for no event of its own (pinned %s, movable %s)%s",
+		jstr(s, wake, b1, 32), jstr(s, lb, b2, 32), jstr(s, gb, b3, 32),
+		pull ? " while the hierarchy has an active CPU" : "");
 	return WAKE_NONE;
 }
 
@@ -296,10 +298,13 @@ static void program_idle(struct sim *s, unsigned int cpu)
 	c->wake_ns = w == TMIGR_NONE_NS ? SIM_NONE : round_up_jiffy(s, w);
 	c->reason = classify(s, cpu, c->wake_ns);
 	if ((int)cpu == s->cfg.trace_cpu)
-		sim_trace(s, "cpu=%u idle: next event %lld ns, wakes j%lld for %d",
+		sim_trace(s,
+			  "cpu=%u idle: next event %lld ns, wakes j%lld for %d",
 			  cpu, w == TMIGR_NONE_NS ? -1 : (long long)w,
-			  c->wake_ns == SIM_NONE ? -1 :
-			  (long long)sim_ns2j(s, c->wake_ns), c->reason);
+			  c->wake_ns == SIM_NONE ?
+				  -1 :
+				  (long long)sim_ns2j(s, c->wake_ns),
+			  c->reason);
 }
 
 /**
@@ -376,12 +381,12 @@ static void wake_idle(struct sim *s, unsigned int cpu, enum sim_wake why)
 
 	if (++c->wakes_now > SIM_STORM) {
 		if (c->wakes_now == SIM_STORM + 1)
-			sim_violation(s, (int)cpu, -1,
-				      "wake storm: woken %u times in one jiffy (timer_nohz_next_event() said %llu ns, now %llu ns)",
-				      c->wakes_now,
-				      (unsigned long long)c->asked_ns,
-				      (unsigned long long)s->now_ns);
-		c->wake_ns = s->now_ns + s->tick_ns;	/* let time move on */
+			sim_violation(
+				s, (int)cpu, -1,
+				"wake storm: woken %u times in one jiffy (timer_nohz_next_event() said %llu ns, now %llu ns)",
+				c->wakes_now, (unsigned long long)c->asked_ns,
+				(unsigned long long)s->now_ns);
+		c->wake_ns = s->now_ns + s->tick_ns; /* let time move on */
 		return;
 	}
 	s->st.wakes[why]++;
@@ -547,7 +552,8 @@ static int boot(struct sim *s)
 		return -1;
 	for (unsigned int cpu = 0; cpu < n; cpu++) {
 		/* Prepared by a random CPU that is already up. */
-		host_set_cpu(cpu ? (unsigned int)sim_rng_below(&s->rng, cpu) : 0);
+		host_set_cpu(cpu ? (unsigned int)sim_rng_below(&s->rng, cpu) :
+				   0);
 		if (tmigr_cpu_prepare(cpu))
 			return -1;
 		host_set_cpu(cpu);
@@ -598,20 +604,24 @@ int sim_run(const struct sim_config *cfg, struct sim_stats *out)
 	s.ipi_queue = calloc(cfg->cpus, sizeof(*s.ipi_queue));
 	s.ipi_scratch = calloc(cfg->cpus, sizeof(*s.ipi_scratch));
 	/* A CPU wakes at most SIM_STORM + 1 times a jiffy. */
-	s.empty_queue = calloc(cfg->cpus * (SIM_STORM + 1),
-			       sizeof(*s.empty_queue));
+	s.empty_queue =
+		calloc(cfg->cpus * (SIM_STORM + 1), sizeof(*s.empty_queue));
 	cur_sim = &s;
 	if (!s.cpus || !s.ipi_queue || !s.ipi_scratch || !s.empty_queue ||
-	    boot(&s) || (cfg->replay ? sim_replay_init(&s) : sim_work_init(&s)) ||
+	    boot(&s) ||
+	    (cfg->replay ? sim_replay_init(&s) : sim_work_init(&s)) ||
 	    sim_fault_init(&s)) {
-		fprintf(stderr, "sim: cannot set up cpus=%u nodes=%u shape=%s\n",
+		fprintf(stderr,
+			"sim: cannot set up cpus=%u nodes=%u shape=%s\n",
 			cfg->cpus, cfg->nodes, sim_shape_name(cfg->shape));
 		goto out;
 	}
 	sim_watchdog_arm(&s);
 	/* --ops: as many steps as the operations take. */
 	for (s.step = 1; cfg->replay ? !sim_replay_done(&s) :
-	     cfg->ops ? s.st.ops < cfg->ops : s.step <= cfg->steps; s.step++) {
+			 cfg->ops    ? s.st.ops < cfg->ops :
+				       s.step <= cfg->steps;
+	     s.step++) {
 		sim_watchdog_step(s.step);
 		s.jumped = false;
 		next_jiffy(&s);

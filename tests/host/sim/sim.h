@@ -30,67 +30,73 @@
 
 struct rp_trace;
 
-#define SIM_MAX_NODES	64
+#define SIM_MAX_NODES 64
 /* More wake-ups of one CPU in one jiffy than this is a livelock. */
-#define SIM_STORM	16
-#define SIM_LATE0_MAX	31	/* late0[] histogram's last bucket */
+#define SIM_STORM     16
+#define SIM_LATE0_MAX 31 /* late0[] histogram's last bucket */
 
 enum sim_shape { SHAPE_EVEN, SHAPE_UNEVEN, SHAPE_INTERLEAVED, SHAPE_SMT };
 
 /* Torture faults (--faults), see fault.c. */
-#define SIM_FAULT_OFFLINE	0x1u	/* CPUs go offline and come back */
-#define SIM_FAULT_IPI_DELAY	0x2u	/* wake-up IPIs late, coalesced */
+#define SIM_FAULT_OFFLINE   0x1u /* CPUs go offline and come back */
+#define SIM_FAULT_IPI_DELAY 0x2u /* wake-up IPIs late, coalesced */
 
 /* expect_ipi: push may wake the idle CPU an isolated CPU's timer went to. */
-#define SIM_IPI_PUSHED	(-2)
+#define SIM_IPI_PUSHED (-2)
 
 struct sim_config {
 	unsigned int cpus;
 	unsigned int nodes;
 	enum sim_shape shape;
 	enum timer_model model;
-	unsigned int tmigr_wake;	/* enum tmigr_wake, under pull */
-	bool both_wakes;	/* --tmigr-wake both: linux, then one */
+	unsigned int tmigr_wake; /* enum tmigr_wake, under pull */
+	bool both_wakes;	 /* --tmigr-wake both: linux, then one */
 	uint64_t seed;
-	uint64_t steps;		/* jiffies simulated */
-	uint64_t wrap;		/* start this many jiffies before 2^64 */
-	bool steady;		/* workload without the quiet/all-idle phases */
+	uint64_t steps; /* jiffies simulated */
+	uint64_t wrap;	/* start this many jiffies before 2^64 */
+	bool steady;	/* workload without the quiet/all-idle phases */
 	unsigned int hz;
 	unsigned int verbose;	/* violations printed beyond the first */
 	int trace_timer;	/* print every event of this timer, or -1 */
 	int trace_cpu;		/* print every transition of this CPU, or -1 */
 	uint64_t ops;		/* torture: run until this many operations */
 	unsigned int faults;	/* SIM_FAULT_* */
-	unsigned int ipi_delay;	/* jiffies an IPI may be late, at most */
-	unsigned int offline_rate;	/* permille a step, per 64 CPUs */
-	const struct rp_trace *replay;	/* the workload, else work.c's */
-	const uint16_t *node_of;	/* CPU to node, else @shape's */
-	const char *isolcpus;	/* isolcpus= list ("0,3-5"), or NULL */
+	unsigned int ipi_delay; /* jiffies an IPI may be late, at most */
+	unsigned int offline_rate;     /* permille a step, per 64 CPUs */
+	const struct rp_trace *replay; /* the workload, else work.c's */
+	const uint16_t *node_of;       /* CPU to node, else @shape's */
+	const char *isolcpus;	       /* isolcpus= list ("0,3-5"), or NULL */
 };
 
 /* Why an idle CPU's wake-up was programmed or delivered. */
 enum sim_wake {
 	WAKE_NONE,
-	WAKE_LOCAL,	/* its own pinned timer */
-	WAKE_GLOBAL,	/* its own movable timer (push/local models only) */
-	WAKE_HIER,	/* last active CPU: first event of the hierarchy */
-	WAKE_TICK,	/* tick kept: an event within the next jiffy */
-	WAKE_IPI,	/* a pinned timer queued on it remotely */
-	WAKE_IRQ,	/* a device interrupt (workload), not a timer */
+	WAKE_LOCAL,  /* its own pinned timer */
+	WAKE_GLOBAL, /* its own movable timer (push/local models only) */
+	WAKE_HIER,   /* last active CPU: first event of the hierarchy */
+	WAKE_TICK,   /* tick kept: an event within the next jiffy */
+	WAKE_IPI,    /* a pinned timer queued on it remotely */
+	WAKE_IRQ,    /* a device interrupt (workload), not a timer */
 	NR_SIM_WAKE
 };
 
 /* Why a hierarchy wake expired nothing (empty.c). */
 enum sim_empty {
-	EMPTY_OWNER, EMPTY_BUSY, EMPTY_DUP, EMPTY_IDLE, EMPTY_STALE,
-	EMPTY_GONE, EMPTY_BELOW, NR_SIM_EMPTY
+	EMPTY_OWNER,
+	EMPTY_BUSY,
+	EMPTY_DUP,
+	EMPTY_IDLE,
+	EMPTY_STALE,
+	EMPTY_GONE,
+	EMPTY_BELOW,
+	NR_SIM_EMPTY
 };
 
 /* An empty hierarchy wake, classified at the end of its jiffy. */
 struct sim_empty_wake {
-	unsigned int owner;	/* CPU of the event it was armed for */
-	uint64_t armed_j;	/* the jiffy it was armed for */
-	bool stale;		/* the owner had nothing due then already */
+	unsigned int owner; /* CPU of the event it was armed for */
+	uint64_t armed_j;   /* the jiffy it was armed for */
+	bool stale;	    /* the owner had nothing due then already */
 };
 
 /*
@@ -98,12 +104,12 @@ struct sim_empty_wake {
  * race points (timer_migration.h), or between two CPUs' actions.
  */
 enum sim_at {
-	AT_STEP,		/* between the workload's actions */
-	AT_INACTIVE_CMPXCHG,	/* a CPU going idle, about to cmpxchg */
-	AT_UPDATE_EVENTS,	/* a CPU going idle, queueing its event */
-	AT_REMOTE_CPU,		/* a migrator about to pull a CPU */
-	AT_REMOTE_UNLOCKED,	/* a migrator pulling a CPU, unlocked */
-	AT_SOFTIRQ_REMOTE,	/* a softirq between own and remote timers */
+	AT_STEP,	     /* between the workload's actions */
+	AT_INACTIVE_CMPXCHG, /* a CPU going idle, about to cmpxchg */
+	AT_UPDATE_EVENTS,    /* a CPU going idle, queueing its event */
+	AT_REMOTE_CPU,	     /* a migrator about to pull a CPU */
+	AT_REMOTE_UNLOCKED,  /* a migrator pulling a CPU, unlocked */
+	AT_SOFTIRQ_REMOTE,   /* a softirq between own and remote timers */
 	NR_SIM_AT
 };
 
@@ -115,77 +121,77 @@ enum sim_ctx { CTX_NONE, CTX_TICK, CTX_IDLE };
 
 struct sim_stats {
 	uint64_t steps;
-	uint64_t armed;		/* arms of a timer that was not pending */
-	uint64_t modified;	/* re-arms of a pending timer */
+	uint64_t armed;	   /* arms of a timer that was not pending */
+	uint64_t modified; /* re-arms of a pending timer */
 	uint64_t expired;
 	uint64_t cancelled;
-	uint64_t pending;	/* at the end */
+	uint64_t pending; /* at the end */
 	uint64_t early;
 	uint64_t twice;
 	uint64_t lost;
-	uint64_t late_max_j;	/* worst lateness of a non-exempt timer */
+	uint64_t late_max_j; /* worst lateness of a non-exempt timer */
 	/* lateness of level-0 movable timers, jiffies (last: that or more) */
 	uint64_t late0[SIM_LATE0_MAX + 1];
 	uint64_t violations;
-	uint64_t wakes[NR_SIM_WAKE];	/* delivered to idle CPUs */
-	uint64_t wakes_idle;	/* timer wakes: all but WAKE_TICK, WAKE_IRQ */
-	uint64_t wakes_global_busy;	/* for a movable timer, a CPU busy */
-	uint64_t wakes_empty[NR_SIM_WAKE];	/* that expired no timer */
-	uint64_t hier_stale;	/* WAKE_HIER programmed after a CPU woke */
-	uint64_t hier_empty_why[NR_SIM_EMPTY];	/* empty.c */
-	uint64_t remote_expiries;	/* movable timers run on another CPU */
+	uint64_t wakes[NR_SIM_WAKE]; /* delivered to idle CPUs */
+	uint64_t wakes_idle; /* timer wakes: all but WAKE_TICK, WAKE_IRQ */
+	uint64_t wakes_global_busy;	   /* for a movable timer, a CPU busy */
+	uint64_t wakes_empty[NR_SIM_WAKE]; /* that expired no timer */
+	uint64_t hier_stale; /* WAKE_HIER programmed after a CPU woke */
+	uint64_t hier_empty_why[NR_SIM_EMPTY]; /* empty.c */
+	uint64_t remote_expiries; /* movable timers run on another CPU */
 	uint64_t global_expired;
 	uint64_t ipis;
-	uint64_t warns;		/* WARN_ON_ONCE hits inside timer/ */
-	uint64_t busy_jiffies;	/* sum over jiffies of busy CPUs */
-	uint64_t time_jumps;	/* jiffies that began inside a softirq */
+	uint64_t warns;	       /* WARN_ON_ONCE hits inside timer/ */
+	uint64_t busy_jiffies; /* sum over jiffies of busy CPUs */
+	uint64_t time_jumps;   /* jiffies that began inside a softirq */
 	/* torture (fault.c) */
-	uint64_t ops;		/* timer ops, busy/idle changes, hotplug */
-	uint64_t offlines;	/* tmigr_cpu_offline() of a CPU */
-	uint64_t offline_at[NR_SIM_AT];	/* where it happened */
+	uint64_t ops;	   /* timer ops, busy/idle changes, hotplug */
+	uint64_t offlines; /* tmigr_cpu_offline() of a CPU */
+	uint64_t offline_at[NR_SIM_AT]; /* where it happened */
 	uint64_t offline_pulled;	/* the CPU a migrator was pulling */
-	uint64_t handovers;	/* tmigr_cpu_offline() kicked a successor */
-	uint64_t onlines;	/* tmigr_cpu_online() of a CPU again */
-	uint64_t online_in_walk;	/* of those, inside another's walk */
-	uint64_t dead_later;	/* timers_cpu_dead() jiffies after */
-	uint64_t moved;		/* timers moved by timers_cpu_dead() */
-	uint64_t offline_max;	/* most CPUs offline at once */
-	uint64_t ipis_delayed;	/* delivered a jiffy or more late */
-	uint64_t ipis_coalesced;	/* merged into one already in flight */
-	uint64_t ipis_dropped;	/* in flight to a CPU that went offline */
-	uint64_t add_on_offline;	/* add_timer_on() of an offline CPU */
-	uint64_t late_relaxed;	/* expiries that needed the fault slack */
+	uint64_t handovers;	 /* tmigr_cpu_offline() kicked a successor */
+	uint64_t onlines;	 /* tmigr_cpu_online() of a CPU again */
+	uint64_t online_in_walk; /* of those, inside another's walk */
+	uint64_t dead_later;	 /* timers_cpu_dead() jiffies after */
+	uint64_t moved;		 /* timers moved by timers_cpu_dead() */
+	uint64_t offline_max;	 /* most CPUs offline at once */
+	uint64_t ipis_delayed;	 /* delivered a jiffy or more late */
+	uint64_t ipis_coalesced; /* merged into one already in flight */
+	uint64_t ipis_dropped;	 /* in flight to a CPU that went offline */
+	uint64_t add_on_offline; /* add_timer_on() of an offline CPU */
+	uint64_t late_relaxed;	 /* expiries that needed the fault slack */
 	/* bound.c */
-	uint64_t lb_pinned;	/* jiffies x idle CPUs with a pinned timer due */
-	uint64_t lb_global;	/* all-idle jiffies with only movable ones due */
-	uint64_t idle_ns;	/* idle time, summed over CPUs */
-	uint64_t idle_1ms_ns;	/* of it in idle periods of >= 1 ms */
-	uint64_t idle_10ms_ns;	/* and >= 10 ms */
-#define SIM_LATE_BINS	65	/* jiffies 0..63, then 64 or more */
-	uint64_t late_hist[SIM_LATE_BINS];	/* non-exempt expiries */
+	uint64_t lb_pinned;    /* jiffies x idle CPUs with a pinned timer due */
+	uint64_t lb_global;    /* all-idle jiffies with only movable ones due */
+	uint64_t idle_ns;      /* idle time, summed over CPUs */
+	uint64_t idle_1ms_ns;  /* of it in idle periods of >= 1 ms */
+	uint64_t idle_10ms_ns; /* and >= 10 ms */
+#define SIM_LATE_BINS 65       /* jiffies 0..63, then 64 or more */
+	uint64_t late_hist[SIM_LATE_BINS]; /* non-exempt expiries */
 	uint64_t late_n;
-	uint64_t late_l0_hist[SIM_LATE_BINS];	/* movable, wheel level 0 */
+	uint64_t late_l0_hist[SIM_LATE_BINS]; /* movable, wheel level 0 */
 	uint64_t late_l0_n;
 };
 
 /* One virtual CPU as the simulator sees it. */
 struct sim_cpu {
 	bool busy;
-	bool tick_stopped;	/* idle with the tick off: only wake_ns wakes */
-	bool ipi;		/* a wake-up IPI is waiting */
-	enum sim_wake reason;	/* of the programmed wake-up */
-	uint64_t wake_ns;	/* programmed wake-up (a jiffy start), or NONE */
-	uint64_t asked_ns;	/* what timer_nohz_next_event() returned */
-	uint64_t hier_wakeup;	/* tmigr wakeup seen set legitimately */
-	uint32_t idle_gen;	/* bumped on every idle entry */
-	uint64_t tick_j;	/* jiffy of its last tick (busy, or woken) */
-	unsigned int wakes_now;	/* wakes in the current jiffy (storm guard) */
-	struct sim_timer *head;	/* sim's list of timers on its bases */
+	bool tick_stopped;    /* idle with the tick off: only wake_ns wakes */
+	bool ipi;	      /* a wake-up IPI is waiting */
+	enum sim_wake reason; /* of the programmed wake-up */
+	uint64_t wake_ns;     /* programmed wake-up (a jiffy start), or NONE */
+	uint64_t asked_ns;    /* what timer_nohz_next_event() returned */
+	uint64_t hier_wakeup; /* tmigr wakeup seen set legitimately */
+	uint32_t idle_gen;    /* bumped on every idle entry */
+	uint64_t tick_j;      /* jiffy of its last tick (busy, or woken) */
+	unsigned int wakes_now; /* wakes in the current jiffy (storm guard) */
+	struct sim_timer *head; /* sim's list of timers on its bases */
 	enum sim_cpu_state state;
 	uint64_t ipi_at_j;	/* the waiting IPI arrives at this jiffy */
 	uint64_t off_j;		/* DYING: jiffy of tmigr_cpu_offline() */
 	uint64_t until_j;	/* DYING: timers_cpu_dead(); DEAD: back up */
-	uint64_t idle_since_ns;	/* start of the current idle period */
+	uint64_t idle_since_ns; /* start of the current idle period */
 	/* empty.c: the hierarchy event it is armed for (owner, jiffy) ... */
 	unsigned int hier_owner;
 	uint64_t hier_j;
@@ -198,21 +204,21 @@ struct sim_cpu {
 
 /* A timer of the workload, with what the simulator knows about it. */
 struct sim_timer {
-	struct timer_list t;	/* first: the callback's pointer is ours */
+	struct timer_list t; /* first: the callback's pointer is ours */
 	unsigned int id;
-	uint32_t kind;		/* 0, TIMER_PINNED or TIMER_DEFERRABLE */
-	bool pending;		/* armed and not yet expired or cancelled */
-	bool reported;		/* overdue already counted as lost */
-	bool armed_idle;	/* armed while @cpu was idle */
-	bool lb_done;		/* bound.c counted its bucket */
-	unsigned int cpu;	/* the base's CPU while pending */
-	unsigned int level;	/* wheel level chosen at enqueue */
+	uint32_t kind;	    /* 0, TIMER_PINNED or TIMER_DEFERRABLE */
+	bool pending;	    /* armed and not yet expired or cancelled */
+	bool reported;	    /* overdue already counted as lost */
+	bool armed_idle;    /* armed while @cpu was idle */
+	bool lb_done;	    /* bound.c counted its bucket */
+	unsigned int cpu;   /* the base's CPU while pending */
+	unsigned int level; /* wheel level chosen at enqueue */
 	uint64_t expires;
-	uint64_t bucket;	/* jiffy its wheel bucket is due */
-	uint32_t idle_gen;	/* of @cpu when armed (deferrable exemption) */
-	uint64_t period;	/* re-arms in its callback if non-zero */
-	uint64_t slack;		/* extra lateness: moved by timers_cpu_dead() */
-	struct sim_timer *next, **pprev;	/* on sim_cpu.head */
+	uint64_t bucket;   /* jiffy its wheel bucket is due */
+	uint32_t idle_gen; /* of @cpu when armed (deferrable exemption) */
+	uint64_t period;   /* re-arms in its callback if non-zero */
+	uint64_t slack;	   /* extra lateness: moved by timers_cpu_dead() */
+	struct sim_timer *next, **pprev; /* on sim_cpu.head */
 };
 
 struct sim {
@@ -220,43 +226,43 @@ struct sim {
 	struct sim_stats st;
 	struct sim_rng rng;
 	uint64_t tick_ns;
-	uint64_t j0;		/* jiffies at step 0 */
-	uint64_t step;		/* keys the workload's decisions */
-	bool jumped;		/* the clock ticked inside this step */
-	bool in_ticks;		/* in run_jiffy(): the clock may tick */
-	uint64_t now_j;		/* jiffies: wraps, compare with timer_after() */
-	uint64_t now_ns;	/* never wraps: sim_j2ns(now_j) */
-	unsigned int phase;	/* workload phase, see work.c */
+	uint64_t j0;	    /* jiffies at step 0 */
+	uint64_t step;	    /* keys the workload's decisions */
+	bool jumped;	    /* the clock ticked inside this step */
+	bool in_ticks;	    /* in run_jiffy(): the clock may tick */
+	uint64_t now_j;	    /* jiffies: wraps, compare with timer_after() */
+	uint64_t now_ns;    /* never wraps: sim_j2ns(now_j) */
+	unsigned int phase; /* workload phase, see work.c */
 	uint64_t phase_end_ns;
-	int expect_ipi;		/* CPU an add_timer_on() may IPI, or -1,
+	int expect_ipi; /* CPU an add_timer_on() may IPI, or -1,
 				 * or SIM_IPI_PUSHED while push arms */
 	unsigned int nr_busy;
 	struct sim_cpu *cpus;
 	struct sim_timer *timers;
 	unsigned int nr_timers;
-	unsigned int *ipi_queue;	/* CPUs with sim_cpu.ipi set */
+	unsigned int *ipi_queue; /* CPUs with sim_cpu.ipi set */
 	unsigned int nr_ipi;
-	unsigned int nr_groups;	/* of the hierarchy, read by check.c */
-	void *bases;		/* timer_init() storage */
-	unsigned int *ipi_scratch;	/* sim_deliver_ipis() */
+	unsigned int nr_groups;	   /* of the hierarchy, read by check.c */
+	void *bases;		   /* timer_init() storage */
+	unsigned int *ipi_scratch; /* sim_deliver_ipis() */
 	enum sim_ctx ctx;
-	enum sim_wake waking;	/* why the CPU in wake_idle() woke */
-	struct sim_empty_wake *empty_queue;	/* this jiffy's (empty.c) */
+	enum sim_wake waking; /* why the CPU in wake_idle() woke */
+	struct sim_empty_wake *empty_queue; /* this jiffy's (empty.c) */
 	unsigned int nr_empty;
-	unsigned int ctx_cpu;	/* the CPU of ctx */
-	bool faulted;		/* a fault fired inside the current call */
-	struct sim_fault *fault;	/* fault.c's state, NULL: no faults */
-	uint64_t ev_ns;		/* replay: the event's own time, else 0 */
+	unsigned int ctx_cpu;	 /* the CPU of ctx */
+	bool faulted;		 /* a fault fired inside the current call */
+	struct sim_fault *fault; /* fault.c's state, NULL: no faults */
+	uint64_t ev_ns;		 /* replay: the event's own time, else 0 */
 	/* replay: a timer expired (instead of work.c's periodic re-arm) */
 	void (*expire_hook)(struct sim *s, struct sim_timer *st,
 			    unsigned int cpu, uint64_t now_j);
-	struct rp_run *run;	/* replay.c's state */
+	struct rp_run *run; /* replay.c's state */
 };
 
 /* "None" for ns values (jiffies wrap, so they have no free value). */
-#define SIM_NONE	UINT64_MAX
+#define SIM_NONE    UINT64_MAX
 /* The ns clock at step 0, so that ns - tick_ns never underflows. */
-#define SIM_NS_BASE	1000000000ull
+#define SIM_NS_BASE 1000000000ull
 
 /** sim_j2ns - start of jiffy @j on the ns clock */
 static inline uint64_t sim_j2ns(const struct sim *s, uint64_t j)

@@ -25,10 +25,10 @@
 #include "tests/host/sim/sim.h"
 #include "timer_env.h"
 
-#define TIMERS_PER_CPU	4
-#define TIMERS_MIN	64
-#define LVL_BITS	6	/* the wheel's 64 buckets per level */
-#define LVL_CLK_SHIFT	3	/* and 8x granularity per level */
+#define TIMERS_PER_CPU 4
+#define TIMERS_MIN     64
+#define LVL_BITS       6 /* the wheel's 64 buckets per level */
+#define LVL_CLK_SHIFT  3 /* and 8x granularity per level */
 
 enum phase { PH_NORMAL, PH_QUIET, PH_ALLIDLE, PH_BUSY, NR_PHASES };
 
@@ -125,8 +125,8 @@ static void note_bucket(struct sim *s, struct sim_timer *st)
 }
 
 /* Record what the wheel now holds for @st after an arm that enqueued it. */
-static void note_enqueued(struct sim *s, struct sim_timer *st,
-			  uint64_t expires, bool was_pending)
+static void note_enqueued(struct sim *s, struct sim_timer *st, uint64_t expires,
+			  bool was_pending)
 {
 	if (was_pending)
 		list_del_timer(st);
@@ -153,9 +153,11 @@ static void note_enqueued(struct sim *s, struct sim_timer *st,
 	else
 		s->st.armed++;
 	if ((int)st->id == s->cfg.trace_timer)
-		sim_trace(s, "timer=%u armed by cpu %u: expires j%llu on cpu %u level %u bucket j%llu",
-			  st->id, host_cpu, (unsigned long long)expires,
-			  st->cpu, st->level, (unsigned long long)st->bucket);
+		sim_trace(
+			s,
+			"timer=%u armed by cpu %u: expires j%llu on cpu %u level %u bucket j%llu",
+			st->id, host_cpu, (unsigned long long)expires, st->cpu,
+			st->level, (unsigned long long)st->bucket);
 }
 
 /*
@@ -176,7 +178,7 @@ static unsigned int add_on(struct sim *s, struct sim_timer *st,
 		return cpu;
 	s->st.add_on_offline++;
 	if (host_warn_hits == warns + 1)
-		s->st.warns++;		/* the warning it must give */
+		s->st.warns++; /* the warning it must give */
 	else
 		sim_violation(s, (int)cpu, (int)st->id,
 			      "add_timer_on() of an offline CPU: %u warnings",
@@ -203,7 +205,7 @@ static void arm(struct sim *s, struct sim_timer *st, uint64_t expires,
 	case ARM_REDUCE:
 		ret = timer_reduce(&st->t, expires);
 		if (was && timer_before_eq(st->expires, expires))
-			goto check;	/* left alone */
+			goto check; /* left alone */
 		break;
 	case ARM_PENDING_ONLY:
 		ret = mod_timer_pending(&st->t, expires);
@@ -244,9 +246,10 @@ static void cancel(struct sim *s, struct sim_timer *st, bool sync)
 	int ret = sync ? timer_delete_sync(&st->t) : timer_delete(&st->t);
 
 	if (ret != was)
-		sim_violation(s, (int)host_cpu, (int)st->id,
-			      "timer_delete%s() returned %d, timer was %spending",
-			      sync ? "_sync" : "", ret, was ? "" : "not ");
+		sim_violation(
+			s, (int)host_cpu, (int)st->id,
+			"timer_delete%s() returned %d, timer was %spending",
+			sync ? "_sync" : "", ret, was ? "" : "not ");
 	if (was) {
 		list_del_timer(st);
 		st->pending = false;
@@ -288,7 +291,7 @@ static void sim_timer_fn(struct timer_list *t)
 			s->st.late_max_j = late;
 		if (!st->kind && !st->level)
 			s->st.late0[late < SIM_LATE0_MAX ? late :
-				    SIM_LATE0_MAX]++;
+							   SIM_LATE0_MAX]++;
 		if (late > base_bound(st))
 			s->st.late_relaxed++;
 		if (late > late_bound(s, st))
@@ -303,7 +306,8 @@ static void sim_timer_fn(struct timer_list *t)
 	if (st->kind && cpu != st->cpu)
 		sim_violation(s, (int)cpu, (int)st->id,
 			      "%s timer of CPU %u expired on CPU %u",
-			      st->kind == TIMER_PINNED ? "pinned" : "deferrable",
+			      st->kind == TIMER_PINNED ? "pinned" :
+							 "deferrable",
 			      st->cpu, cpu);
 	if (!st->kind) {
 		s->st.global_expired++;
@@ -440,8 +444,7 @@ static void timer_op(struct sim *s, unsigned int cpu, struct sim_rng *rng)
 		arm(s, st, expires, ARM_ADD, 0);
 	} else {
 		/* Mostly onto an idle CPU: the IPI case; or an offline one. */
-		unsigned int to = (unsigned int)sim_rng_below(rng,
-							      s->cfg.cpus);
+		unsigned int to = (unsigned int)sim_rng_below(rng, s->cfg.cpus);
 
 		arm(s, st, expires, ARM_ADD_ON, to);
 	}
@@ -449,8 +452,7 @@ static void timer_op(struct sim *s, unsigned int cpu, struct sim_rng *rng)
 }
 
 /* A burst of 1-4 operations under --ops, so a step carries more of them. */
-static void work_timer_op(struct sim *s, unsigned int cpu,
-			  struct sim_rng *rng)
+static void work_timer_op(struct sim *s, unsigned int cpu, struct sim_rng *rng)
 {
 	unsigned int n = 1;
 
@@ -464,10 +466,13 @@ static void next_phase(struct sim *s, struct sim_rng *rng)
 {
 	uint64_t r = sim_rng_below(rng, 100);
 
-	s->phase = s->cfg.steady ? PH_NORMAL : r < 45 ? PH_NORMAL :
-		   r < 65 ? PH_QUIET : r < 85 ? PH_ALLIDLE : PH_BUSY;
-	s->phase_end_ns = s->now_ns +
-			  (100 + sim_rng_below(rng, 900)) * s->tick_ns;
+	s->phase = s->cfg.steady ? PH_NORMAL :
+		   r < 45	 ? PH_NORMAL :
+		   r < 65	 ? PH_QUIET :
+		   r < 85	 ? PH_ALLIDLE :
+				   PH_BUSY;
+	s->phase_end_ns =
+		s->now_ns + (100 + sim_rng_below(rng, 900)) * s->tick_ns;
 }
 
 /**
@@ -497,7 +502,7 @@ void sim_work_step(struct sim *s)
 				sim_cpu_exit_idle(s, cpu);
 				s->st.ops++;
 			} else if (r < phases[s->phase].to_busy +
-				   phases[s->phase].irq) {
+					       phases[s->phase].irq) {
 				work_timer_op(s, cpu, &rng);
 				/*
 				 * An IPI it sent may have woken a CPU whose
@@ -509,8 +514,8 @@ void sim_work_step(struct sim *s)
 		} else if (r < phases[s->phase].to_idle) {
 			sim_cpu_enter_idle(s, cpu);
 			s->st.ops++;
-		} else if (r < phases[s->phase].to_idle +
-			   phases[s->phase].arm) {
+		} else if (r <
+			   phases[s->phase].to_idle + phases[s->phase].arm) {
 			work_timer_op(s, cpu, &rng);
 		}
 	}
@@ -547,18 +552,21 @@ unsigned int sim_work_move_timers(struct sim *s, unsigned int from,
 		list_del_timer(st);
 		n++;
 		if ((st->t.flags & TIMER_CPUMASK) != to)
-			sim_violation(s, (int)from, (int)st->id,
-				      "timers_cpu_dead() left it on CPU %u, not %u",
-				      st->t.flags & TIMER_CPUMASK, to);
+			sim_violation(
+				s, (int)from, (int)st->id,
+				"timers_cpu_dead() left it on CPU %u, not %u",
+				st->t.flags & TIMER_CPUMASK, to);
 		st->cpu = to;
 		st->slack += s->now_j - since_j + 1 + gran;
 		note_bucket(s, st);
 		st->armed_idle |= idled;
 		list_add_timer(s, st);
 		if ((int)st->id == s->cfg.trace_timer)
-			sim_trace(s, "timer=%u moved from cpu %u to cpu %u: level %u bucket j%llu",
-				  st->id, from, to, st->level,
-				  (unsigned long long)st->bucket);
+			sim_trace(
+				s,
+				"timer=%u moved from cpu %u to cpu %u: level %u bucket j%llu",
+				st->id, from, to, st->level,
+				(unsigned long long)st->bucket);
 	}
 	return n;
 }
@@ -580,7 +588,8 @@ struct sim_timer *sim_cpu_first_events(struct sim *s, unsigned int cpu,
 	*local = *global = SIM_NONE;
 	for (struct sim_timer *st = s->cpus[cpu].head; st; st = st->next) {
 		uint64_t *p = st->kind == TIMER_PINNED ? local :
-			      st->kind == 0 ? global : NULL;
+			      st->kind == 0	       ? global :
+							 NULL;
 		uint64_t ns = sim_j2ns(s, st->bucket);
 
 		if (p && ns < *p) {
@@ -624,14 +633,15 @@ void sim_work_check(struct sim *s)
 		    timer_after(s->now_j, st->expires + late_bound(s, st))) {
 			st->reported = true;
 			s->st.lost++;
-			sim_violation(s, (int)st->cpu, (int)i,
-				      "lost: expires j%llu (level %u bucket j%llu, %s) not run by j%llu",
-				      (unsigned long long)st->expires,
-				      st->level,
-				      (unsigned long long)st->bucket,
-				      st->kind == TIMER_PINNED ? "pinned" :
-				      st->kind ? "deferrable" : "global",
-				      (unsigned long long)s->now_j);
+			sim_violation(
+				s, (int)st->cpu, (int)i,
+				"lost: expires j%llu (level %u bucket j%llu, %s) not run by j%llu",
+				(unsigned long long)st->expires, st->level,
+				(unsigned long long)st->bucket,
+				st->kind == TIMER_PINNED ? "pinned" :
+				st->kind		 ? "deferrable" :
+							   "global",
+				(unsigned long long)s->now_j);
 		}
 	}
 }
@@ -646,12 +656,13 @@ void sim_work_finish(struct sim *s)
 	for (unsigned int i = 0; i < s->nr_timers; i++)
 		s->st.pending += s->timers[i].pending;
 	if (s->st.armed != s->st.expired + s->st.cancelled + s->st.pending)
-		sim_violation(s, -1, -1,
-			      "armed %llu != expired %llu + cancelled %llu + pending %llu",
-			      (unsigned long long)s->st.armed,
-			      (unsigned long long)s->st.expired,
-			      (unsigned long long)s->st.cancelled,
-			      (unsigned long long)s->st.pending);
+		sim_violation(
+			s, -1, -1,
+			"armed %llu != expired %llu + cancelled %llu + pending %llu",
+			(unsigned long long)s->st.armed,
+			(unsigned long long)s->st.expired,
+			(unsigned long long)s->st.cancelled,
+			(unsigned long long)s->st.pending);
 	free(s->timers);
 	s->timers = NULL;
 	work_sim = NULL;

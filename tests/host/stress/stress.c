@@ -25,14 +25,14 @@
 #include "timer/timer_migration.h"
 #include "timer_env.h"
 
-#define HZ		1000
-#define TICK_NS		(1000000000ull / HZ)
-#define IDLE_JIFFIES	1500	/* > longest delay (462) + period (100) */
-#define LOST_SLACK	600	/* jiffies: descheduled threads catch up */
-#define DRAIN_JIFFIES	2000
+#define HZ	      1000
+#define TICK_NS	      (1000000000ull / HZ)
+#define IDLE_JIFFIES  1500 /* > longest delay (462) + period (100) */
+#define LOST_SLACK    600  /* jiffies: descheduled threads catch up */
+#define DRAIN_JIFFIES 2000
 
-#define LD(x)		__atomic_load_n(&(x), __ATOMIC_ACQUIRE)
-#define ST(x, v)	__atomic_store_n(&(x), (v), __ATOMIC_RELEASE)
+#define LD(x)	 __atomic_load_n(&(x), __ATOMIC_ACQUIRE)
+#define ST(x, v) __atomic_store_n(&(x), (v), __ATOMIC_RELEASE)
 
 /* TSan's own default exit code (66) is what the harness would see. */
 const char *__tsan_default_options(void);
@@ -145,7 +145,7 @@ static void *cpu_thread(void *arg)
 static void set_clock(uint64_t j)
 {
 	host_set_jiffies(j);
-	host_set_now_ns(j * TICK_NS);	/* after: ns never runs ahead */
+	host_set_now_ns(j * TICK_NS); /* after: ns never runs ahead */
 }
 
 static int boot(unsigned int ncpus, unsigned int nodes, uint64_t seed,
@@ -233,8 +233,8 @@ int main(int argc, char **argv)
 			goto usage;
 		}
 	}
-	if (optind != argc || ncpus < 2 || ncpus > STRESS_MAX_CPUS ||
-	    !nodes || nodes > ncpus)
+	if (optind != argc || ncpus < 2 || ncpus > STRESS_MAX_CPUS || !nodes ||
+	    nodes > ncpus)
 		goto usage;
 	stress_ncpus = ncpus;
 	if (boot(ncpus, nodes, seed, &storage)) {
@@ -273,19 +273,20 @@ int main(int argc, char **argv)
 	       (unsigned long long)seed, (unsigned long long)ticks,
 	       (unsigned long long)idles, (unsigned long long)wakes,
 	       (unsigned long long)ipis, (unsigned long long)pulled,
-	       (unsigned long long)remote, lost, bad,
-	       host_warn_hits);
+	       (unsigned long long)remote, lost, bad, host_warn_hits);
 	printf("tests/host/stress/stress.c:0:%c:stress:cpus%u_nodes%u_seed%llu:0: %s\n",
 	       lost || bad || host_warn_hits ? 'F' : 'P', ncpus, nodes,
 	       (unsigned long long)seed,
-	       lost ? "timer lost while all CPUs idle" :
-	       bad ? "timer accounting broken, see BROKEN above" :
-	       host_warn_hits ? "timer/ warned" : "Passed");
+	       lost	      ? "timer lost while all CPUs idle" :
+	       bad	      ? "timer accounting broken, see BROKEN above" :
+	       host_warn_hits ? "timer/ warned" :
+				"Passed");
 	stress_timers_free();
 	host_env_free_all();
 	free(storage);
 	return lost || bad || host_warn_hits ? 1 : 0;
 usage:
-	fprintf(stderr, "usage: tmigr_stress_tsan [--cpus N] [--nodes K] [--jiffies J] [--us U] [--seed S]\n");
+	fprintf(stderr,
+		"usage: tmigr_stress_tsan [--cpus N] [--nodes K] [--jiffies J] [--us U] [--seed S]\n");
 	return 2;
 }

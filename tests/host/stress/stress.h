@@ -22,7 +22,7 @@
 #include "timer/timer.h"
 #include "tests/host/sim/rng.h"
 
-#define STRESS_MAX_CPUS	64
+#define STRESS_MAX_CPUS 64
 
 /*
  * Timer classes, by who may touch a timer when:
@@ -41,35 +41,35 @@ enum stress_class { OWN_PINNED, OWN_DEF, GLOBAL, REMOTE, NR_CLASSES };
 enum { ST_IDLE, ST_ARMED };
 
 struct stress_timer {
-	struct timer_list t;	/* first: the callback's pointer is ours */
+	struct timer_list t; /* first: the callback's pointer is ours */
 	enum stress_class cls;
 	unsigned int owner;
-	unsigned int target;	/* REMOTE: the CPU it is pinned to */
-	uint64_t period;	/* re-armed in the callback if non-zero */
+	unsigned int target; /* REMOTE: the CPU it is pinned to */
+	uint64_t period;     /* re-armed in the callback if non-zero */
 	/* Shared, accessed with __atomic builtins only. */
-	int state;		/* GLOBAL, REMOTE */
-	uint64_t exp;		/* expires of the arm in flight */
-	uint64_t enq, sup, can, fired;	/* accounting, see stress_check() */
+	int state;		       /* GLOBAL, REMOTE */
+	uint64_t exp;		       /* expires of the arm in flight */
+	uint64_t enq, sup, can, fired; /* accounting, see stress_check() */
 	uint64_t early, twice, wrong_cpu;
-	uint64_t bad_ret;	/* a call's return contradicted the state */
+	uint64_t bad_ret; /* a call's return contradicted the state */
 	/* Owner's exact view for OWN_*; not shared. */
 	bool pending;
 };
 
 struct stress_cpu {
 	struct sim_rng rng;
-	struct stress_timer *timers;	/* this CPU's, STRESS_PER_CPU */
+	struct stress_timer *timers; /* this CPU's, STRESS_PER_CPU */
 	uint64_t last_tick_j;
-	int ipi;		/* atomic: a wake-up IPI arrived */
+	int ipi; /* atomic: a wake-up IPI arrived */
 	uint64_t ticks, idles, wakes, ipis, handle_remote;
 };
 
 extern unsigned int stress_ncpus;
 extern struct stress_cpu stress_cpus[STRESS_MAX_CPUS];
-extern int stress_no_rearm;	/* atomic: callbacks stop re-arming */
-extern uint64_t stress_late_max;	/* atomic: information only */
+extern int stress_no_rearm;	 /* atomic: callbacks stop re-arming */
+extern uint64_t stress_late_max; /* atomic: information only */
 
-#define STRESS_PER_CPU	24
+#define STRESS_PER_CPU 24
 
 /* stress_timers.c */
 void stress_timers_init(unsigned int cpu, uint64_t seed);

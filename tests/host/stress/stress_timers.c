@@ -17,15 +17,18 @@
 #include "tests/host/stress/stress.h"
 #include "timer_env.h"
 
-#define LD(x)		__atomic_load_n(&(x), __ATOMIC_ACQUIRE)
-#define ST(x, v)	__atomic_store_n(&(x), (v), __ATOMIC_RELEASE)
-#define INC(x)		__atomic_fetch_add(&(x), 1, __ATOMIC_RELAXED)
+#define LD(x)	 __atomic_load_n(&(x), __ATOMIC_ACQUIRE)
+#define ST(x, v) __atomic_store_n(&(x), (v), __ATOMIC_RELEASE)
+#define INC(x)	 __atomic_fetch_add(&(x), 1, __ATOMIC_RELAXED)
 
 static const struct {
 	enum stress_class cls;
 	unsigned int count;
 } layout[] = {
-	{ OWN_PINNED, 8 }, { OWN_DEF, 4 }, { GLOBAL, 8 }, { REMOTE, 4 },
+	{ OWN_PINNED, 8 },
+	{ OWN_DEF, 4 },
+	{ GLOBAL, 8 },
+	{ REMOTE, 4 },
 };
 
 int stress_no_rearm;
@@ -43,11 +46,10 @@ static void note_late(struct stress_timer *st, uint64_t now, uint64_t exp)
 	uint64_t late = now - exp, max = LD(stress_late_max);
 
 	if (st->cls == OWN_DEF)
-		return;		/* idle CPUs rightly do not wake for these */
+		return; /* idle CPUs rightly do not wake for these */
 	while (late > max &&
-	       !__atomic_compare_exchange_n(&stress_late_max, &max, late,
-					    false, __ATOMIC_RELAXED,
-					    __ATOMIC_RELAXED))
+	       !__atomic_compare_exchange_n(&stress_late_max, &max, late, false,
+					    __ATOMIC_RELAXED, __ATOMIC_RELAXED))
 		;
 }
 
@@ -61,11 +63,11 @@ static void stress_fn(struct timer_list *t)
 	if ((own && cpu != st->owner) ||
 	    (st->cls == REMOTE && cpu != st->target)) {
 		INC(st->wrong_cpu);
-		own = false;	/* not the owner's thread: leave pending */
+		own = false; /* not the owner's thread: leave pending */
 	}
 	if (own ? !st->pending :
-	    (st->cls == GLOBAL || st->cls == REMOTE) &&
-	    LD(st->state) != ST_ARMED)
+		  (st->cls == GLOBAL || st->cls == REMOTE) &&
+			    LD(st->state) != ST_ARMED)
 		INC(st->twice);
 	if (timer_before(now, exp))
 		INC(st->early);
@@ -108,14 +110,16 @@ void stress_timers_init(unsigned int cpu, uint64_t seed)
 		for (unsigned int k = 0; k < layout[l].count; k++, i++) {
 			struct stress_timer *st = &c->timers[i];
 			uint32_t flags = layout[l].cls == OWN_DEF ?
-					 TIMER_DEFERRABLE :
+						 TIMER_DEFERRABLE :
 					 layout[l].cls == GLOBAL ? 0 :
-					 TIMER_PINNED;
+								   TIMER_PINNED;
 
 			st->cls = layout[l].cls;
 			st->owner = cpu;
-			st->target = (cpu + 1 + (unsigned int)sim_rng_below(
-				&c->rng, stress_ncpus - 1)) % stress_ncpus;
+			st->target = (cpu + 1 +
+				      (unsigned int)sim_rng_below(
+					      &c->rng, stress_ncpus - 1)) %
+				     stress_ncpus;
 			if (sim_rng_chance(&c->rng, 400))
 				st->period = 1 + sim_rng_below(&c->rng, 100);
 			timer_setup(&st->t, stress_fn, flags);
@@ -150,14 +154,14 @@ static void own_op(struct stress_timer *st, struct sim_rng *r, uint64_t e)
 	}
 	ST(st->exp, e);
 	INC(st->enq);
-	if (k == 3) {		/* not pending, see above */
+	if (k == 3) { /* not pending, see above */
 		st->t.expires = e;
 		add_timer(&st->t);
 		ret = 0;
 	} else {
 		ret = k == 1 ? timer_reduce(&st->t, e) :
 		      k == 2 ? mod_timer_pending(&st->t, e) :
-		      mod_timer(&st->t, e);
+			       mod_timer(&st->t, e);
 	}
 	if (ret != st->pending)
 		INC(st->bad_ret);
@@ -181,7 +185,7 @@ static void shared_op(struct stress_timer *st, struct sim_rng *r, uint64_t e)
 			add_timer_on(&st->t, st->target);
 		} else if (mod_timer(&st->t, e)) {
 			INC(st->sup);
-			INC(st->bad_ret);	/* idle, yet it was pending */
+			INC(st->bad_ret); /* idle, yet it was pending */
 		}
 		return;
 	}
@@ -201,8 +205,8 @@ static void shared_op(struct stress_timer *st, struct sim_rng *r, uint64_t e)
 void stress_timer_op(unsigned int cpu)
 {
 	struct stress_cpu *c = &stress_cpus[cpu];
-	struct stress_timer *st = &c->timers[sim_rng_below(&c->rng,
-							   STRESS_PER_CPU)];
+	struct stress_timer *st =
+		&c->timers[sim_rng_below(&c->rng, STRESS_PER_CPU)];
 	uint64_t e = timer_env_jiffies() + random_delay(&c->rng);
 
 	if (st->cls == OWN_PINNED || st->cls == OWN_DEF)
@@ -290,8 +294,8 @@ int stress_check_final(void)
 	       (unsigned long long)can, (unsigned long long)fired,
 	       (unsigned long long)pend, (unsigned long long)early,
 	       (unsigned long long)twice, (unsigned long long)wrong,
-	       (unsigned long long)bad_ret,
-	       (unsigned long long)stress_late_max, bad);
+	       (unsigned long long)bad_ret, (unsigned long long)stress_late_max,
+	       bad);
 	return bad;
 }
 

@@ -19,17 +19,16 @@
 #include "timer/timer_migration.h"
 #include "timer_env.h"
 
-#define LOOPS	1000
-#define REPS	31
-#define NCPUS	8
+#define LOOPS 1000
+#define REPS  31
+#define NCPUS 8
 
 static void fn(struct timer_list *t)
 {
 	(void)t;
 }
 
-__attribute__((noinline)) static void empty_a(struct timer_list *t,
-					      uint64_t j)
+__attribute__((noinline)) static void empty_a(struct timer_list *t, uint64_t j)
 {
 	__asm__ volatile("" : : "r"(t), "r"(j) : "memory");
 }
@@ -59,8 +58,9 @@ static void report(const char *what, const char *model, unsigned busy,
 {
 	qsort(v, REPS, sizeof(*v), cmp);
 	printf("bench host name=%s model=%s cpus=%d busy=%u reps=%d "
-	       "min_ns=%.1f median_ns=%.1f p99_ns=%.1f\n", what, model, NCPUS,
-	       busy, REPS, v[0], v[REPS / 2], v[(REPS * 99) / 100]);
+	       "min_ns=%.1f median_ns=%.1f p99_ns=%.1f\n",
+	       what, model, NCPUS, busy, REPS, v[0], v[REPS / 2],
+	       v[(REPS * 99) / 100]);
 }
 
 static const struct {

@@ -17,7 +17,7 @@
 #include "timer/timer_migration.h"
 #include "timer_env.h"
 
-#define REPS	2001
+#define REPS 2001
 
 static uint64_t now_ns(void)
 {
@@ -83,9 +83,9 @@ static int walk(unsigned int ncpus)
 	a = median(act);
 	printf("bench host name=tmigr_walk cpus=%u nodes=%u levels=%u "
 	       "deactivate_median_ns=%llu activate_median_ns=%llu "
-	       "per_level_ns=%llu\n", ncpus, nodes, s.levels,
-	       (unsigned long long)d, (unsigned long long)a,
-	       (unsigned long long)((d + a) / s.levels));
+	       "per_level_ns=%llu\n",
+	       ncpus, nodes, s.levels, (unsigned long long)d,
+	       (unsigned long long)a, (unsigned long long)((d + a) / s.levels));
 	return 0;
 }
 

@@ -17,7 +17,7 @@
 #include "timer/timer.h"
 #include "timer_env.h"
 
-#define MAX_TEST_CPUS	8
+#define MAX_TEST_CPUS 8
 
 static void *storage;
 
@@ -87,8 +87,8 @@ struct rec {
 	unsigned int fired;
 	uint64_t fired_at;
 	unsigned int fired_cpu;
-	int rearms;		/* rearm_cb: times left to re-arm */
-	int del_ret;		/* del_cb: timer_delete() result */
+	int rearms;  /* rearm_cb: times left to re-arm */
+	int del_ret; /* del_cb: timer_delete() result */
 };
 
 static void rec_cb(struct timer_list *t)
@@ -186,7 +186,8 @@ static void check_all_levels(unsigned int hz)
 	for (lvl = 0; lvl < depth; lvl++) {
 		uint64_t lo = lvl ? lvl_start(lvl) : 1;
 		uint64_t hi = (lvl < depth - 1 ? lvl_start(lvl + 1) :
-			       cutoff_for(hz)) - 1;
+						 cutoff_for(hz)) -
+			      1;
 
 		check_level(hz, j0, lo);
 		check_level(hz, j0, lo + (hi - lo) / 3);
@@ -499,8 +500,7 @@ START_TEST(pinned_timer_on_idle_cpu_sends_one_ipi)
 	host_set_cpu(1);
 	rec_init(&own, rec_cb, TIMER_PINNED);
 	mod_timer(&own.t, j0 + 100);
-	ck_assert_uint_eq(idle_this_cpu(j0, &tevt),
-			  bucket_expiry(j0 + 100, 1));
+	ck_assert_uint_eq(idle_this_cpu(j0, &tevt), bucket_expiry(j0 + 100, 1));
 	host_cpu_idle[1] = true;
 	host_set_cpu(0);
 
@@ -532,7 +532,8 @@ START_TEST(pinned_timer_on_idle_cpu_sends_one_ipi)
 
 	advance_to(j0 + 300);
 	ck_assert_uint_eq(own.fired + later.fired + earlier.fired +
-			  after.fired + awake.fired, 5);
+				  after.fired + awake.fired,
+			  5);
 	ck_assert_uint_eq(earlier.fired_cpu, 1);
 	ck_assert_uint_eq(host_warn_hits, 0);
 }
@@ -571,8 +572,9 @@ END_TEST
 
 START_TEST(jiffies_wrap)
 {
-	static const uint64_t deltas[] = { 1, 50, 99, 100, 101, 150, 5000,
-					   70000 };
+	static const uint64_t deltas[] = {
+		1, 50, 99, 100, 101, 150, 5000, 70000
+	};
 	struct rec r[8];
 	uint64_t j0 = UINT64_MAX - 100;
 	unsigned int i;
@@ -598,7 +600,7 @@ END_TEST
 
 /* ---- many random timers ---- */
 
-#define NR_RANDOM	10000
+#define NR_RANDOM 10000
 
 struct rtimer {
 	struct timer_list t;
@@ -745,7 +747,7 @@ START_TEST(remote_fetch_reports_a_near_global_event)
 	setup(2, 1000, 100);
 	host_set_cpu(1);
 	rec_init(&r, rec_cb, 0);
-	mod_timer(&r.t, 100);	/* bucket 101: within a tick */
+	mod_timer(&r.t, 100); /* bucket 101: within a tick */
 	host_set_cpu(0);
 	fetch_next_timer_interrupt(1, 100, &tevt);
 	ck_assert_uint_eq(tevt.local, 101);
@@ -775,7 +777,7 @@ START_TEST(event_at_the_last_jiffy_before_wrap_is_seen)
 	ck_assert_uint_eq(tevt.local, UINT64_MAX - 1);
 	wake = timer_nohz_next_event(j0, 0, &stop);
 	ck_assert(stop);
-	ck_assert_uint_eq(wake, 10 * timer_tick_ns());	/* exact in ns */
+	ck_assert_uint_eq(wake, 10 * timer_tick_ns()); /* exact in ns */
 	timer_nohz_idle_exit();
 	advance_to(0);
 	ck_assert_uint_eq(r.fired, 1);

@@ -292,7 +292,7 @@ START_TEST(dead_cpu_waits_for_a_remote_expiry_in_flight)
 	timer_setup(&slow.t, slow_cb, 0);
 	mod_timer(&slow.t, 1002);
 	arm_on(&later, 1, 0, 1002);
-	host_set_jiffies(1003);		/* their bucket's end */
+	host_set_jiffies(1003); /* their bucket's end */
 	ck_assert_int_eq(pthread_create(&thr, NULL, remote_expiry, NULL), 0);
 	while (!__atomic_load_n(&slow_in, __ATOMIC_SEQ_CST))
 		sched_yield();
@@ -315,7 +315,8 @@ static Suite *timer_hotplug_suite(void)
 	tcase_set_timeout(tc, 30);
 	tcase_add_test(tc, dead_cpu_timers_move_with_their_expiry);
 	tcase_add_test(tc, dead_cpu_takes_no_timer_and_push_skips_it);
-	tcase_add_test(tc, non_pending_timer_of_a_dead_cpu_rearms_on_the_caller);
+	tcase_add_test(tc,
+		       non_pending_timer_of_a_dead_cpu_rearms_on_the_caller);
 	tcase_add_test(tc, cpu_up_takes_timers_again_from_the_current_jiffy);
 	tcase_add_test(tc, moving_to_an_idle_cpu_kicks_it_once);
 	tcase_add_test(tc, misuse_warns_and_moves_nothing);

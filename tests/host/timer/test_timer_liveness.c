@@ -18,10 +18,10 @@
 #include "timer_env.h"
 
 /* Far more than one pass may run: without the bound, the pass runs them all. */
-#define SLOW_REARMS	1000
+#define SLOW_REARMS 1000
 
 struct slow {
-	struct timer_list t;	/* first: the callback casts back */
+	struct timer_list t; /* first: the callback casts back */
 	unsigned int runs;
 };
 
@@ -60,7 +60,7 @@ START_TEST(slow_self_rearming_callback_runs_once_per_pass)
 	setup(1);
 	timer_setup(&s.t, slow_cb, TIMER_PINNED);
 	mod_timer(&s.t, 1001);
-	host_set_jiffies(1002);	/* level 0 rounds up by one */
+	host_set_jiffies(1002); /* level 0 rounds up by one */
 	run_timer_softirq();
 	ck_assert_uint_eq(s.runs, 1);
 	ck_assert(timer_pending(&s.t));
@@ -82,7 +82,7 @@ START_TEST(slow_remote_expiry_runs_once_per_pass)
 	host_set_cpu(1);
 	mod_timer(&s.t, 1001);
 	host_set_cpu(0);
-	host_set_jiffies(1002);	/* level 0 rounds up by one */
+	host_set_jiffies(1002); /* level 0 rounds up by one */
 	timer_expire_remote(1);
 	ck_assert_uint_eq(s.runs, 1);
 	host_set_jiffies(timer_env_jiffies() + 2);

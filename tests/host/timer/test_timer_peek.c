@@ -112,7 +112,7 @@ START_TEST(path_peek_shows_the_migrator_chain)
 		ck_assert_uint_eq(path[l].level, l);
 		ck_assert_uint_eq(path[l].migrator, path[l - 1].childmask);
 	}
-	ck_assert_uint_eq(path[n - 1].childmask, 0);	/* the root */
+	ck_assert_uint_eq(path[n - 1].childmask, 0); /* the root */
 
 	ck_assert_uint_ne(tm_group_of(0), tm_group_of(13));
 	ck_assert_uint_eq(tmigr_cpu_path_peek(0, other, 1), 1);

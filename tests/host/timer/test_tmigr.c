@@ -49,7 +49,8 @@ static void set_layout(unsigned int ncpus, unsigned int nnodes,
 		case UNEVEN:
 			/* Node 0 holds half, the others share the rest. */
 			host_cpu_node[cpu] = nnodes == 1 || cpu < ncpus / 2 ?
-				0 : 1 + cpu % (nnodes - 1);
+						     0 :
+						     1 + cpu % (nnodes - 1);
 			break;
 		}
 	}
@@ -138,7 +139,8 @@ static void build_shape(unsigned int ncpus, unsigned int nnodes,
 	tmigr_get_shape(&shape);
 	ck_assert_uint_eq(shape.crossnode_level, levels8(per));
 	ck_assert_uint_eq(shape.levels, levels8(per) + levels8(nnodes) ?
-			  levels8(per) + levels8(nnodes) : 1);
+						levels8(per) + levels8(nnodes) :
+						1);
 	for (cpu = 0; cpu < ncpus; cpu++) {
 		tm_prepare(cpu, 0);
 		if (online)
@@ -154,13 +156,13 @@ START_TEST(levels_match_the_seed_estimate)
 {
 	/* ncpus, nnodes, levels, crossnode (contiguous nodes). */
 	static const unsigned int table[][4] = {
-		{ 1, 1, 1, 0 },    { 2, 1, 1, 1 },    { 7, 1, 1, 1 },
-		{ 8, 1, 1, 1 },    { 9, 1, 2, 2 },    { 64, 1, 2, 2 },
-		{ 255, 1, 3, 3 },  { 256, 1, 3, 3 },  { 512, 1, 3, 3 },
-		{ 4096, 1, 4, 4 }, { 2, 2, 1, 0 },    { 8, 2, 2, 1 },
-		{ 9, 3, 2, 1 },    { 64, 8, 2, 1 },   { 255, 3, 4, 3 },
-		{ 256, 2, 4, 3 },  { 512, 8, 3, 2 },  { 4096, 64, 4, 2 },
-		{ 4096, 8, 4, 3 }, { 64, 64, 2, 0 },  { 255, 64, 3, 1 },
+		{ 1, 1, 1, 0 },	   { 2, 1, 1, 1 },   { 7, 1, 1, 1 },
+		{ 8, 1, 1, 1 },	   { 9, 1, 2, 2 },   { 64, 1, 2, 2 },
+		{ 255, 1, 3, 3 },  { 256, 1, 3, 3 }, { 512, 1, 3, 3 },
+		{ 4096, 1, 4, 4 }, { 2, 2, 1, 0 },   { 8, 2, 2, 1 },
+		{ 9, 3, 2, 1 },	   { 64, 8, 2, 1 },  { 255, 3, 4, 3 },
+		{ 256, 2, 4, 3 },  { 512, 8, 3, 2 }, { 4096, 64, 4, 2 },
+		{ 4096, 8, 4, 3 }, { 64, 64, 2, 0 }, { 255, 64, 3, 1 },
 	};
 	struct tmigr_shape shape;
 	unsigned int i;
@@ -171,7 +173,7 @@ START_TEST(levels_match_the_seed_estimate)
 		tm_start_tmigr(table[i][1]);
 		tmigr_get_shape(&shape);
 		ck_assert_msg(shape.levels == table[i][2] &&
-			      shape.crossnode_level == table[i][3],
+				      shape.crossnode_level == table[i][3],
 			      "%u cpus %u nodes: %u levels, crossnode %u",
 			      table[i][0], table[i][1], shape.levels,
 			      shape.crossnode_level);
@@ -204,8 +206,7 @@ END_TEST
 
 START_TEST(shapes_build_one_root_with_node_local_groups)
 {
-	static const unsigned int cpus[] = { 1, 2, 7, 8, 9, 64, 255, 256,
-					     512 };
+	static const unsigned int cpus[] = { 1, 2, 7, 8, 9, 64, 255, 256, 512 };
 	static const unsigned int nodes[] = { 1, 2, 3, 8, 64 };
 	unsigned int i, k, l;
 
@@ -306,8 +307,8 @@ START_TEST(one_migrator_per_group_and_it_is_active)
 			nidle--;
 		} else {
 			uint64_t ev = (rng >> 40) % 3 ?
-				tm_ns(2000 + (rng >> 20) % 1000) :
-				TMIGR_NONE_NS;
+					      tm_ns(2000 + (rng >> 20) % 1000) :
+					      TMIGR_NONE_NS;
 			uint64_t first = tm_deactivate(cpu, ev);
 
 			nidle++;
@@ -455,8 +456,8 @@ START_TEST(second_pulled_timer_is_not_a_jiffy_later)
 	ck_assert(tm_cpus[1].idle);
 	for (uint64_t j = 1001; j <= 1030; j++) {
 		host_set_jiffies(j);
-		host_set_now_ns(tm_ns(j) + TM_TICK_NS * (j <= 1012 ? 9 : 1) /
-				10);
+		host_set_now_ns(tm_ns(j) +
+				TM_TICK_NS * (j <= 1012 ? 9 : 1) / 10);
 		tm_tick(0);
 	}
 	ck_assert_uint_eq(a.fired, 1);
@@ -495,8 +496,9 @@ END_TEST
 
 START_TEST(next_event_per_model)
 {
-	static const enum timer_model models[] = {
-		TIMER_MODEL_PULL, TIMER_MODEL_LOCAL, TIMER_MODEL_PUSH };
+	static const enum timer_model models[] = { TIMER_MODEL_PULL,
+						   TIMER_MODEL_LOCAL,
+						   TIMER_MODEL_PUSH };
 	unsigned int m;
 
 	for (m = 0; m < 3; m++) {
@@ -566,15 +568,15 @@ START_TEST(push_targets_sibling_then_node_then_any)
 	timer_delete(&r.t);
 	host_cpu_idle[0] = true;
 	tm_rec_arm(&r, 0, 0, 1100);
-	ck_assert_uint_eq(r.t.flags & TIMER_CPUMASK, 1);	/* sibling */
+	ck_assert_uint_eq(r.t.flags & TIMER_CPUMASK, 1); /* sibling */
 	timer_delete(&r.t);
 	host_cpu_idle[1] = true;
 	tm_rec_arm(&r, 0, 0, 1100);
-	ck_assert_uint_eq(r.t.flags & TIMER_CPUMASK, 2);	/* node */
+	ck_assert_uint_eq(r.t.flags & TIMER_CPUMASK, 2); /* node */
 	timer_delete(&r.t);
 	host_cpu_idle[2] = host_cpu_idle[3] = true;
 	tm_rec_arm(&r, 0, 0, 1100);
-	ck_assert_uint_eq(r.t.flags & TIMER_CPUMASK, 4);	/* any */
+	ck_assert_uint_eq(r.t.flags & TIMER_CPUMASK, 4); /* any */
 	timer_delete(&r.t);
 	/* Pinned ones stay, deferrable ones move as 6.8's did. */
 	tm_rec_arm(&r, 0, TIMER_PINNED, 1100);
@@ -589,7 +591,7 @@ START_TEST(push_targets_sibling_then_node_then_any)
 	for (cpu = 4; cpu < 8; cpu++)
 		host_cpu_idle[cpu] = true;
 	tm_rec_arm(&r, 0, 0, 1100);
-	ck_assert_uint_eq(r.t.flags & TIMER_CPUMASK, 0);	/* all idle */
+	ck_assert_uint_eq(r.t.flags & TIMER_CPUMASK, 0); /* all idle */
 	timer_delete(&r.t);
 	ck_assert_uint_eq(host_warn_hits, 0);
 }
@@ -621,7 +623,7 @@ START_TEST(push_moves_deferrable_timers_like_linux_6_8)
 	host_cpu_idle[0] = host_cpu_idle[2] = host_cpu_idle[3] = true;
 	host_cpu_idle[5] = true;
 	tm_rec_arm(&r, 2, TIMER_DEFERRABLE, 1010);
-	ck_assert_uint_eq(r.t.flags & TIMER_CPUMASK, 1);	/* lowest */
+	ck_assert_uint_eq(r.t.flags & TIMER_CPUMASK, 1); /* lowest */
 	timer_delete(&r.t);
 	tm_rec_arm(&r, 2, 0, 1010);
 	ck_assert_uint_eq(r.t.flags & TIMER_CPUMASK, 1);

@@ -22,12 +22,12 @@
 
 /* ---- a one-shot hook ---- */
 
-#define ANY_CPU	(~0u)
+#define ANY_CPU (~0u)
 
 static struct {
-	int id;			/* race point to act at */
-	unsigned int cpu;	/* only when hit by this CPU */
-	unsigned int skip;	/* hits to let pass first */
+	int id;		   /* race point to act at */
+	unsigned int cpu;  /* only when hit by this CPU */
+	unsigned int skip; /* hits to let pass first */
 	void (*action)(void);
 	bool fired;
 } hook;
@@ -43,7 +43,7 @@ static void one_shot_hook(int id)
 		hook.skip--;
 		return;
 	}
-	hook.fired = true;	/* before the action: it may hit points too */
+	hook.fired = true; /* before the action: it may hit points too */
 	hook.action();
 	host_set_cpu(prev);
 }
@@ -241,7 +241,7 @@ START_TEST(parent_read_once_while_a_new_root_appears)
 
 	tm_setup(9, 1, 1000);
 	bring_up(8);
-	tm_rec_arm(&r, 1, 0, 1196);	/* bucket 1200 */
+	tm_rec_arm(&r, 1, 0, 1196); /* bucket 1200 */
 	ck_assert_uint_eq(tm_idle(1), TMIGR_NONE_NS);
 	for (unsigned int cpu = 2; cpu < 8; cpu++)
 		tm_idle(cpu);
@@ -420,7 +420,7 @@ static void livelock_hook(int id)
 {
 	if (id == TMIGR_RP_SOFTIRQ_REMOTE && host_cpu == 0 &&
 	    timer_env_jiffies() == 1004)
-		tm_set_time(1005);	/* time moves on mid-softirq */
+		tm_set_time(1005); /* time moves on mid-softirq */
 	if (id == TMIGR_RP_REMOTE_CPU)
 		ck_assert_msg(++remote_cpu_calls < 100,
 			      "remote handling spins");
@@ -441,8 +441,8 @@ START_TEST(own_due_timer_in_remote_handling_is_expired)
 
 	tm_setup(2, 1, 1000);
 	bring_up(2);
-	tm_rec_arm(&other, 1, 0, 1003);	/* bucket 1004 */
-	tm_rec_arm(&own, 0, 0, 1004);		/* bucket 1005 */
+	tm_rec_arm(&other, 1, 0, 1003); /* bucket 1004 */
+	tm_rec_arm(&own, 0, 0, 1004);	/* bucket 1005 */
 	tm_idle(1);
 	ck_assert_uint_eq(tm_idle(0), tm_ns(1004));
 	host_race_hook = livelock_hook;
@@ -695,8 +695,8 @@ END_TEST
 
 /* ---- the same walks on real threads (for ThreadSanitizer) ---- */
 
-#define THR_CPUS	4
-#define THR_ROUNDS	3000
+#define THR_CPUS   4
+#define THR_ROUNDS 3000
 
 static void *toggle_thread(void *arg)
 {
@@ -712,7 +712,7 @@ static void *toggle_thread(void *arg)
 		if (!idle) {
 			/* Some events already due, so remote handling runs. */
 			tmigr_cpu_deactivate(rng % 4 ? tm_ns(900 + rng % 400) :
-					     TMIGR_NONE_NS);
+						       TMIGR_NONE_NS);
 			idle = true;
 		} else if (rng % 3 == 0) {
 			tmigr_cpu_new_timer(tm_ns(1000 + rng % 300));
@@ -767,9 +767,10 @@ START_TEST(concurrent_walks_and_growth_keep_the_state_consistent)
 	}
 	for (cpu = 0; cpu < THR_CPUS; cpu++)
 		ck_assert_int_eq(pthread_create(&thr[cpu], NULL, toggle_thread,
-						(void *)(uintptr_t)cpu), 0);
-	ck_assert_int_eq(pthread_create(&thr[THR_CPUS], NULL, grow_thread,
-					NULL), 0);
+						(void *)(uintptr_t)cpu),
+				 0);
+	ck_assert_int_eq(
+		pthread_create(&thr[THR_CPUS], NULL, grow_thread, NULL), 0);
 	for (cpu = 0; cpu <= THR_CPUS; cpu++)
 		pthread_join(thr[cpu], NULL);
 	host_set_cpu(0);
@@ -847,7 +848,8 @@ static void add_race_tests(TCase *tc)
 	tcase_add_test(tc, connection_vs_last_cpu_idle_leaves_the_root_idle);
 	tcase_add_test(tc, walker_reaching_a_new_parent_sees_the_mask);
 	tcase_add_test(tc, new_root_with_two_children_connects_the_old_root);
-	tcase_add_test(tc,
+	tcase_add_test(
+		tc,
 		old_root_found_inactive_at_connection_is_activated_by_a_walker);
 	tcase_add_test(tc, new_node_builds_to_the_crossnode_level_first);
 	tcase_add_test(tc, own_due_timer_in_remote_handling_is_expired);
@@ -857,7 +859,8 @@ static void add_race_tests(TCase *tc)
 	tcase_add_test(tc, cpu_leaving_idle_while_pulled_is_not_requeued);
 	tcase_add_test(tc,
 		       event_queued_after_the_group_went_idle_reaches_the_root);
-	tcase_add_test(tc,
+	tcase_add_test(
+		tc,
 		event_queued_after_the_group_went_idle_is_lost_by_mainlines_walk);
 	tcase_add_test(tc,
 		       concurrent_walks_and_growth_keep_the_state_consistent);

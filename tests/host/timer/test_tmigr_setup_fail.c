@@ -20,7 +20,7 @@
 #include "tests/host/timer/tmigr_util.h"
 #include "timer_env.h"
 
-#define J0	1000
+#define J0 1000
 
 struct snap_group {
 	unsigned int level, node, num_children;
@@ -52,8 +52,8 @@ static void take_snap(struct snap *s)
 	s->blocks = host_alloc_live;
 	for (id = 0; id < shape.groups; id++) {
 		ck_assert(tmigr_group_get(id, &g));
-		s->g[id] = (struct snap_group){ g.level, g.node,
-			g.num_children, g.parent, g.childmask };
+		s->g[id] = (struct snap_group){ g.level, g.node, g.num_children,
+						g.parent, g.childmask };
 	}
 	for (cpu = 0; cpu < nr_cpu_ids; cpu++) {
 		ck_assert(tmigr_cpu_get(cpu, &c));

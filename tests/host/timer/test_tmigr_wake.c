@@ -69,7 +69,8 @@ static uint64_t armed_exp(unsigned int cpu)
 START_TEST(second_last_cpu_relies_on_the_armed_one)
 {
 	static const enum tmigr_wake policies[] = {
-		TMIGR_WAKE_ONE, TMIGR_WAKE_LINUX,
+		TMIGR_WAKE_ONE,
+		TMIGR_WAKE_LINUX,
 	};
 
 	for (unsigned int i = 0; i < 2; i++) {
@@ -81,11 +82,11 @@ START_TEST(second_last_cpu_relies_on_the_armed_one)
 		tm_idle(1);
 		tm_idle(2);
 		ck_assert_uint_eq(tm_idle(0), tm_ns(1104));
-		ck_assert_uint_eq(armed_exp(0), one ? tm_ns(1104) :
-				  TMIGR_NONE_NS);
+		ck_assert_uint_eq(armed_exp(0),
+				  one ? tm_ns(1104) : TMIGR_NONE_NS);
 		tm_wake(2);
-		ck_assert_uint_eq(tm_idle(2), one ? TMIGR_NONE_NS :
-				  tm_ns(1104));
+		ck_assert_uint_eq(tm_idle(2),
+				  one ? TMIGR_NONE_NS : tm_ns(1104));
 		ck_assert_uint_eq(armed_exp(2), TMIGR_NONE_NS);
 		tm_advance_to(1200);
 		ck_assert_uint_eq(r.fired, 1);
@@ -117,7 +118,7 @@ START_TEST(armed_cpu_leaving_idle_is_out_of_the_table)
 	tm_wake(2);
 	tm_wake(0);
 	ck_assert_uint_eq(armed_exp(0), TMIGR_NONE_NS);
-	ck_assert_uint_eq(tm_idle(0), TMIGR_NONE_NS);	/* CPU 2 is busy */
+	ck_assert_uint_eq(tm_idle(0), TMIGR_NONE_NS); /* CPU 2 is busy */
 	ck_assert_uint_eq(tm_idle(2), tm_ns(1104));
 	ck_assert_uint_eq(armed_exp(2), tm_ns(1104));
 	tm_advance_to(1200);
@@ -276,7 +277,8 @@ static void delete_on(unsigned int cpu, struct tm_rec *r)
 START_TEST(remote_delete_moves_the_idle_cpus_event)
 {
 	static const enum tmigr_wake policies[] = {
-		TMIGR_WAKE_ONE, TMIGR_WAKE_LINUX,
+		TMIGR_WAKE_ONE,
+		TMIGR_WAKE_LINUX,
 	};
 
 	for (unsigned int i = 0; i < 2; i++) {
@@ -292,7 +294,7 @@ START_TEST(remote_delete_moves_the_idle_cpus_event)
 		delete_on(0, &first);
 		ck_assert(tmigr_cpu_get(1, &v));
 		ck_assert_uint_eq(v.cpuevt, one ? tm_ns(1304) - TM_TICK_NS + 1 :
-				  tm_ns(1104));
+						  tm_ns(1104));
 		ck_assert_uint_le(tm_idle(0), tm_ns(1304));
 		ck_assert_uint_ge(tm_idle(0), one ? tm_ns(1303) : tm_ns(1104));
 		tm_advance_to(1400);

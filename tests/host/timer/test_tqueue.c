@@ -9,7 +9,7 @@
 #include "lib/tqueue.h"
 #include "tests/host/registry.h"
 
-#define NR_NODES	500
+#define NR_NODES 500
 
 static uint64_t rng_state = 0x2545f4914f6cdd1dull;
 

@@ -16,17 +16,26 @@
 
 /* The events whose tracepoints live in timer/. */
 static const unsigned int timer_events[] = {
-	TRACE_tmigr_group_set, TRACE_tmigr_connect_child_parent,
-	TRACE_tmigr_connect_cpu_parent, TRACE_tmigr_group_set_cpu_inactive,
-	TRACE_tmigr_group_set_cpu_active, TRACE_tmigr_cpu_new_timer,
-	TRACE_tmigr_cpu_active, TRACE_tmigr_cpu_online,
-	TRACE_tmigr_cpu_offline, TRACE_tmigr_handle_remote_cpu,
-	TRACE_tmigr_cpu_idle, TRACE_tmigr_update_events,
-	TRACE_tmigr_handle_remote, TRACE_timer_start,
-	TRACE_timer_expire_entry, TRACE_timer_expire_exit, TRACE_timer_cancel,
+	TRACE_tmigr_group_set,
+	TRACE_tmigr_connect_child_parent,
+	TRACE_tmigr_connect_cpu_parent,
+	TRACE_tmigr_group_set_cpu_inactive,
+	TRACE_tmigr_group_set_cpu_active,
+	TRACE_tmigr_cpu_new_timer,
+	TRACE_tmigr_cpu_active,
+	TRACE_tmigr_cpu_online,
+	TRACE_tmigr_cpu_offline,
+	TRACE_tmigr_handle_remote_cpu,
+	TRACE_tmigr_cpu_idle,
+	TRACE_tmigr_update_events,
+	TRACE_tmigr_handle_remote,
+	TRACE_timer_start,
+	TRACE_timer_expire_entry,
+	TRACE_timer_expire_exit,
+	TRACE_timer_cancel,
 };
 
-#define NTIMER_EVENTS	(sizeof(timer_events) / sizeof(timer_events[0]))
+#define NTIMER_EVENTS (sizeof(timer_events) / sizeof(timer_events[0]))
 
 static void teardown(void)
 {
@@ -40,16 +49,16 @@ static void walk(void)
 
 	tm_bringup_all();
 	tm_rec_arm(&a, 1, 0, 1100);
-	tm_idle(1);				/* cpu_idle, set_cpu_inactive */
+	tm_idle(1); /* cpu_idle, set_cpu_inactive */
 	ck_assert(tm_cpus[1].idle);
-	tm_rec_arm(&b, 1, 0, 1050);		/* earlier, while idle */
-	tm_idle(1);				/* cpu_new_timer */
-	tm_advance_to(1060);			/* pulled by CPU 0 */
+	tm_rec_arm(&b, 1, 0, 1050); /* earlier, while idle */
+	tm_idle(1);		    /* cpu_new_timer */
+	tm_advance_to(1060);	    /* pulled by CPU 0 */
 	ck_assert_uint_eq(b.fired, 1);
 	ck_assert_uint_eq(b.fired_cpu, 0);
 	tm_rec_arm(&c, 0, 0, 1200);
-	ck_assert_int_eq(timer_delete(&c.t), 1);	/* timer_cancel */
-	tm_wake(1);				/* cpu_active */
+	ck_assert_int_eq(timer_delete(&c.t), 1); /* timer_cancel */
+	tm_wake(1);				 /* cpu_active */
 	host_set_cpu(9);
 	ck_assert_int_eq(tmigr_cpu_offline(), 0);
 	host_set_cpu(0);

@@ -237,14 +237,15 @@ void tm_rec_arm(struct tm_rec *r, unsigned int cpu, uint32_t flags,
 	host_set_cpu(prev);
 }
 
-#define AS_CPU(cpu, expr) ({						\
-	unsigned int __prev = host_cpu;					\
-	__typeof__(expr) __r;						\
-	host_set_cpu(cpu);						\
-	__r = (expr);							\
-	host_set_cpu(__prev);						\
-	__r;								\
-})
+#define AS_CPU(cpu, expr)                       \
+	({                                      \
+		unsigned int __prev = host_cpu; \
+		__typeof__(expr) __r;           \
+		host_set_cpu(cpu);              \
+		__r = (expr);                   \
+		host_set_cpu(__prev);           \
+		__r;                            \
+	})
 
 uint64_t tm_deactivate(unsigned int cpu, uint64_t nextexp)
 {

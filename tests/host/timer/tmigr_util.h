@@ -18,14 +18,14 @@
 #include "timer/timer.h"
 #include "timer/timer_migration.h"
 
-#define TM_HZ		1000u
-#define TM_TICK_NS	(1000000000ull / TM_HZ)
+#define TM_HZ	   1000u
+#define TM_TICK_NS (1000000000ull / TM_HZ)
 
 struct tm_cpu {
-	bool up;		/* online in the hierarchy */
-	bool idle;		/* ticks stopped */
-	uint64_t wake_ns;	/* armed wake-up, TMIGR_NONE_NS */
-	unsigned int wakes;	/* timer wake-ups while idle */
+	bool up;	    /* online in the hierarchy */
+	bool idle;	    /* ticks stopped */
+	uint64_t wake_ns;   /* armed wake-up, TMIGR_NONE_NS */
+	unsigned int wakes; /* timer wake-ups while idle */
 };
 
 extern struct tm_cpu tm_cpus[];
