@@ -65,10 +65,9 @@ include tests/host/fuzz.mk
 # lib/ and timer/, and clang-format over those and tests/ (docs/checks.md);
 # make format rewrites those C files as .clang-format says.  make test runs
 # the check too, through the wrapper below, counted like a host test binary.
-# STATIC_CHECK_TOOLS: the tools make test runs.  Until the tree has been
-# formatted once (make format, committed alone) it leaves clang-format out;
-# after that commit, set it empty so that make test checks the format too.
-STATIC_CHECK_TOOLS := --tool cppcheck --tool clang-tidy
+# STATIC_CHECK_TOOLS: the tools make test runs; empty is all three, the
+# format check included.
+STATIC_CHECK_TOOLS :=
 .PHONY: check format
 check:
 	$(PYTHON) tools/check
