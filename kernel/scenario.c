@@ -31,7 +31,6 @@
 #include "lib/time.h"
 #include "timer/timer.h"
 
-#define LATE_BUCKETS   64 /* lateness histogram, jiffies; last = more */
 /*
  * The watchdog's expectation of each stage (kernel/watchdog.h): what its
  * bounded waits add up to, plus slack; it dumps N s past that.
@@ -70,8 +69,7 @@ static struct {
 	struct snap *before;
 	bool stop;
 	uint64_t end_ns;
-	uint64_t late[LATE_BUCKETS]; /* atomic increments */
-	uint64_t late_max, fired;    /* atomic max, atomic increment */
+	struct late_hist late;
 	/*
 	 * The window's expiries for the bound (count_bound()): once
 	 * counting, those due at win_j or later and run before stop, in
@@ -83,15 +81,29 @@ static struct {
 	struct expiry *log;
 } sc;
 
-static void note_late(uint64_t late)
+void late_hist_add(struct late_hist *h, uint64_t late)
 {
-	uint64_t max = READ_ONCE(sc.late_max);
+	uint64_t max = READ_ONCE(h->max);
 
-	atomic_fetch_add(
-		&sc.late[late < LATE_BUCKETS ? late : LATE_BUCKETS - 1], 1);
-	while (late > max && !try_cmpxchg(&sc.late_max, &max, late))
+	atomic_fetch_add(&h->bucket[late < SCENARIO_LATE_BUCKETS ?
+					    late :
+					    SCENARIO_LATE_BUCKETS - 1],
+			 1);
+	while (late > max && !try_cmpxchg(&h->max, &max, late))
 		;
-	atomic_fetch_add(&sc.fired, 1);
+	atomic_fetch_add(&h->count, 1);
+}
+
+uint64_t late_hist_pct(const struct late_hist *h, unsigned pct)
+{
+	uint64_t want = (h->count * pct + 99) / 100, seen = 0;
+
+	for (unsigned i = 0; i < SCENARIO_LATE_BUCKETS; i++) {
+		seen += h->bucket[i];
+		if (seen >= want && want)
+			return i;
+	}
+	return 0;
 }
 
 /* One expiry due at @due that ran at @ran on this CPU, for the bound. */
@@ -117,7 +129,7 @@ static void periodic_fn(struct timer_list *t)
 	struct periodic *p = (struct periodic *)t;
 	uint64_t now = READ_ONCE(jiffies64);
 
-	note_late(now - p->expires);
+	late_hist_add(&sc.late, now - p->expires);
 	log_expiry(p->expires, now);
 	p->expiries++;
 	if (READ_ONCE(sc.stop))
@@ -251,18 +263,6 @@ static unsigned busy_with_hotplug(const struct scenario_opts *o, uint64_t t0)
 		if (cpu_present_booted(c) && !cpu_online[c] && cpu_up(c))
 			failed++;
 	return failed;
-}
-
-static uint64_t late_percentile(unsigned pct)
-{
-	uint64_t want = (sc.fired * pct + 99) / 100, seen = 0;
-
-	for (unsigned i = 0; i < LATE_BUCKETS; i++) {
-		seen += sc.late[i];
-		if (seen >= want && want)
-			return i;
-	}
-	return 0;
 }
 
 /* Heap sort of the log by due jiffy (n log n: the log can be long). */
@@ -511,9 +511,9 @@ static void print_result(const struct scenario_opts *o, unsigned nbusy,
 	       "jiffy_us=%lu\n",
 	       scenario_name(o->kind), timer_model_name(boot_opts.timer_model),
 	       nidle, idle_wakes, idle_twakes, per_cpu_s_x1000 / 1000,
-	       per_cpu_s_x1000 % 1000, bound, sc.fired, late_percentile(50),
-	       late_percentile(99), sc.late_max,
-	       (unsigned long)(tick_period_ns() / NSEC_PER_USEC));
+	       per_cpu_s_x1000 % 1000, bound, sc.late.count,
+	       late_hist_pct(&sc.late, 50), late_hist_pct(&sc.late, 99),
+	       sc.late.max, (unsigned long)(tick_period_ns() / NSEC_PER_USEC));
 }
 
 /* The self-checks; returns how many failed (each is said). */
@@ -540,7 +540,7 @@ static unsigned check_result(unsigned nbusy_hk, uint64_t idle_twakes,
 		       iso_remote);
 		failed++;
 	}
-	if (!sc.fired) {
+	if (!sc.late.count) {
 		printk("# scenario_check FAIL: no timer expired\n");
 		failed++;
 	}

@@ -11,7 +11,25 @@
 #ifndef KERNEL_SCENARIO_H
 #define KERNEL_SCENARIO_H
 
+#include <stdint.h>
+
 #include "kernel/scenario_opts.h"
+
+/*
+ * Expiry lateness in jiffies, for every scenario: updated lock-free from
+ * timer callbacks on any CPU (docs/scenarios.md, "Why the accounting takes
+ * no lock"); the last bucket holds everything later.
+ */
+#define SCENARIO_LATE_BUCKETS 64
+
+struct late_hist {
+	uint64_t bucket[SCENARIO_LATE_BUCKETS];
+	uint64_t max, count;
+};
+
+void late_hist_add(struct late_hist *h, uint64_t late);
+/* The smallest lateness that @pct percent of the expiries did not exceed. */
+uint64_t late_hist_pct(const struct late_hist *h, unsigned pct);
 
 /* After SMP bring-up: are the busy= CPUs online?  0, or -1 after a message. */
 int scenario_check(const struct scenario_opts *o);

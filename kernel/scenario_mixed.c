@@ -20,6 +20,7 @@
  * CPU woken for the first may still be awake for the next.
  */
 #include "kernel/scenario_mixed.h"
+#include "kernel/scenario.h"
 #include "arch/x86_64/arch.h"
 #include "kernel/boot.h"
 #include "kernel/cmdline.h"
@@ -43,9 +44,8 @@ enum mx_kind {
 	MX_SLEEP
 };
 
-#define MX_TIMEOUTS	3
-#define MX_TIMERS	(MX_TIMEOUTS + 4) /* and the sleeper, apart */
-#define MX_LATE_BUCKETS 64
+#define MX_TIMEOUTS 3
+#define MX_TIMERS   (MX_TIMEOUTS + 4) /* and the sleeper, apart */
 
 /* Per jiffy of the window: some CPU busy, a pinned wake, a global expiry. */
 enum mx_map { MX_BUSY, MX_PINNED_WAKE, MX_GLOBAL_DUE, MX_NR_MAPS };
@@ -77,7 +77,8 @@ static struct {
 	uint64_t t0_ns, end_ns, win_j, win_len, period_j;
 	/* Bit maps over the window's jiffies, updated with atomic OR. */
 	uint8_t *map[MX_NR_MAPS];
-	uint64_t late[MX_LATE_BUCKETS], late_max, fired, early;
+	struct late_hist late;
+	uint64_t early;
 	unsigned done;
 } mx;
 
@@ -96,18 +97,10 @@ static bool map_test(enum mx_map m, uint64_t i)
 
 static void note_expiry(uint64_t now, uint64_t expires)
 {
-	uint64_t late = now - expires, max = READ_ONCE(mx.late_max);
-
-	if (timer_before(now, expires)) {
+	if (timer_before(now, expires))
 		atomic_fetch_add(&mx.early, 1);
-		return;
-	}
-	atomic_fetch_add(
-		&mx.late[late < MX_LATE_BUCKETS ? late : MX_LATE_BUCKETS - 1],
-		1);
-	while (late > max && !try_cmpxchg(&mx.late_max, &max, late))
-		;
-	atomic_fetch_add(&mx.fired, 1);
+	else
+		late_hist_add(&mx.late, now - expires);
 }
 
 /*
@@ -300,18 +293,6 @@ static uint64_t stretches(void)
 	return n;
 }
 
-static uint64_t late_percentile(unsigned pct)
-{
-	uint64_t want = (mx.fired * pct + 99) / 100, seen = 0;
-
-	for (unsigned i = 0; i < MX_LATE_BUCKETS; i++) {
-		seen += mx.late[i];
-		if (seen >= want && want)
-			return i;
-	}
-	return 0;
-}
-
 static bool all_done(void *arg)
 {
 	return READ_ONCE(mx.done) == *(unsigned *)arg;
@@ -344,15 +325,15 @@ static unsigned report(const struct scenario_opts *o, unsigned ncpus)
 	       "expiries=%lu timer_ops=%lu early=%lu late_p50_j=%lu "
 	       "late_p99_j=%lu late_max_j=%lu seed=%u jiffy_us=%lu\n",
 	       timer_model_name(boot_opts.timer_model), ncpus, wakes, twakes,
-	       bound, mx.fired, ops, mx.early, late_percentile(50),
-	       late_percentile(99), mx.late_max, o->seed,
+	       bound, mx.late.count, ops, mx.early, late_hist_pct(&mx.late, 50),
+	       late_hist_pct(&mx.late, 99), mx.late.max, o->seed,
 	       (unsigned long)(tick_period_ns() / NSEC_PER_USEC));
 	if (mx.early) {
 		printk("# scenario_check FAIL: %lu timers ran early\n",
 		       mx.early);
 		failed++;
 	}
-	if (!mx.fired) {
+	if (!mx.late.count) {
 		printk("# scenario_check FAIL: no timer expired\n");
 		failed++;
 	}
