@@ -166,6 +166,19 @@ tmigr_next_expired_groupevt(struct tmigr_group *group, uint64_t now)
 }
 
 /*
+ * A group event names the CPU of its group's first event.  A CPU's own
+ * event (@evt == @first, the walk of that CPU) names it from setup on and
+ * is read without locks (tmigr_wake.c): it is never written again, not
+ * even with the same value, which would race with those readers.
+ */
+static void tmigr_evt_follow_cpu(struct tmigr_event *evt,
+				 const struct tmigr_event *first)
+{
+	if (evt != first)
+		evt->cpu = first->cpu;
+}
+
+/*
  * Put @group's current view of a child's event in its queue: the event of
  * the CPU of the walk (@child NULL) or @child's group event.  Returns true
  * if nothing above needs to hear of it.  Both states are read under the
@@ -233,7 +246,7 @@ bool tmigr_update_events(struct tmigr_group *group, struct tmigr_group *child,
 			 * with nothing due (docs/races.md, "Same expiry on
 			 * another CPU").
 			 */
-			evt->cpu = first_childevt->cpu;
+			tmigr_evt_follow_cpu(evt, first_childevt);
 			goto check_toplvl;
 		}
 		tq_del(&group->events, &evt->nextevt);
@@ -248,7 +261,7 @@ bool tmigr_update_events(struct tmigr_group *group, struct tmigr_group *child,
 			walk_done = true;
 	} else {
 		evt->nextevt.key = nextexp;
-		evt->cpu = first_childevt->cpu;
+		tmigr_evt_follow_cpu(evt, first_childevt);
 		tq_add(&group->events, &evt->nextevt);
 	}
 	tmigr_next_groupevt(group);
