@@ -291,7 +291,8 @@ static void program_idle(struct sim *s, unsigned int cpu)
 		c->wake_ns = sim_j2ns(s, c->tick_j + 1);
 		c->reason = WAKE_TICK;
 		if ((int)cpu == s->cfg.trace_cpu)
-			sim_trace(s, "cpu=%u idle, tick kept", cpu);
+			sim_trace(s, "cpu=%u idle, tick kept, wakes j%llu", cpu,
+				  (unsigned long long)sim_ns2j(s, c->wake_ns));
 		return;
 	}
 	c->tick_stopped = true;
@@ -563,6 +564,11 @@ static int boot(struct sim *s)
 		s->nr_busy++;
 		s->cpus[cpu].wake_ns = SIM_NONE;
 		s->cpus[cpu].hier_wakeup = TMIGR_NONE_NS;
+		/*
+		 * Its last tick: a CPU that keeps its tick before it ever
+		 * ticked (a replay starts its CPUs idle) wakes a jiffy after.
+		 */
+		s->cpus[cpu].tick_j = s->j0;
 	}
 	host_wake_hook = wake_hook;
 	host_race_hook = race_hook;
