@@ -29,6 +29,7 @@
 #include "kernel/trace.h"
 #include "kernel/watchdog.h"
 #include "lib/atomic.h"
+#include "lib/errno.h"
 #include "lib/parse.h"
 #include "lib/string.h"
 #include "lib/time.h"
@@ -220,6 +221,7 @@ void kmain(uint32_t magic, uint32_t info_phys)
 {
 	char err[160];
 	unsigned failed;
+	int cal;
 
 	boot_time_entry();
 	uart_init();
@@ -253,11 +255,17 @@ void kmain(uint32_t magic, uint32_t info_phys)
 	if (topology_init())
 		debug_exit(EXIT_FAIL);
 	boot_phase_done(BOOT_PHASE_ACPI);
-	if (tsc_calibrate())
+	cal = tsc_calibrate();
+	if (cal == -EAGAIN)
+		panic("clock: the host stalled every PIT window (%u), cannot "
+		      "calibrate the TSC",
+		      tsc_calibration_stalls());
+	if (cal)
 		panic("clock: PIT channel 2 never signalled, cannot calibrate "
 		      "the TSC");
-	printk("# clock source=tsc calibrated_by=pit tsc_khz=%lu\n",
-	       tsc_hz() / 1000);
+	printk("# clock source=tsc calibrated_by=pit tsc_khz=%lu "
+	       "stalled_windows=%u\n",
+	       tsc_hz() / 1000, tsc_calibration_stalls());
 
 	lapic_init(acpi_topo.lapic_phys);
 	cpus_init();

@@ -11,6 +11,7 @@
 #include "arch/x86_64/cpu.h"
 #include "kernel/mm.h"
 #include "kernel/pmm.h"
+#include "lib/errno.h"
 #include "lib/string.h"
 
 #define MAX_GUARDS   16
@@ -74,7 +75,7 @@ static int map_2m(uint64_t va, uint64_t pa, uint64_t flags)
 	uint64_t *pd = pdpt ? next_table(pdpt, idx(va, 3)) : 0;
 
 	if (!pd)
-		return -12;
+		return -ENOMEM;
 	pd[idx(va, 2)] = pa | flags | PTE_P | PTE_PS;
 	return 0;
 }
@@ -86,7 +87,7 @@ static int map_4k(uint64_t va, uint64_t pa, uint64_t flags)
 	uint64_t *pt = pd ? next_table(pd, idx(va, 2)) : 0;
 
 	if (!pt)
-		return -12;
+		return -ENOMEM;
 	pt[idx(va, 1)] = pa | flags | PTE_P;
 	return 0;
 }
@@ -108,7 +109,7 @@ int paging_init(uint64_t phys_top)
 
 	pml4 = alloc_table();
 	if (!pml4)
-		return -12;
+		return -ENOMEM;
 	top = (top + (1ULL << 21) - 1) & ~((1ULL << 21) - 1);
 	for (uint64_t pa = 0; pa < top; pa += 1ULL << 21) {
 		uint64_t fl = PTE_W | PTE_NX | PTE_G;

@@ -7,11 +7,20 @@
  * of a sample is detected and the sample retaken, instead of silently
  * stretching the window.  The rate is then (TSC delta) / (PIT delta) over
  * a ~20 ms window, as good as the bracket width allows.
+ *
+ * A preemption between two samples is the other danger: the counter wraps
+ * every 55 ms, so a vCPU the host did not run for 35 ms or more can come
+ * back to a count that looks like the end of a normal window (a loaded
+ * host gave tsc_khz=9725738 against 2596124 that way).  Such a gap is
+ * most of the window's TSC time, while the loop's own samples are
+ * microseconds apart: a window with one gap of a quarter of its length or
+ * more is stalled and measured again (pit_measure()).
  */
 #include "arch/x86_64/tsc.h"
 #include "arch/x86_64/cpu.h"
 #include "kernel/percpu.h"
 #include "lib/atomic.h"
+#include "lib/errno.h"
 #include "lib/time.h"
 
 #define PIT_HZ		  PIT_TICK_HZ
@@ -27,8 +36,11 @@
 /* Bound on retries and on the spin to the end of the window. */
 #define SAMPLE_TRIES	  1000
 #define WINDOW_SPINS	  100000000UL
+/* Windows pit_measure() takes before it gives up on a stalling host. */
+#define STALL_TRIES	  50
 
 static uint64_t tsc_rate;
+static unsigned calib_stalls;
 static uint64_t tsc_base;
 /* ns = (ticks * ns_mult) >> 32 */
 static uint64_t ns_mult;
@@ -79,28 +91,49 @@ static void pit_start(void)
 	outb(PIT_CH2, PIT_MAX_COUNT >> 8);
 }
 
-int pit_measure(unsigned pit_ticks, struct pit_window *w)
+/* One window: 0, -EAGAIN if stalled (top of file), -ENODEV. */
+static int pit_measure_once(unsigned pit_ticks, struct pit_window *w)
 {
-	struct pit_sample a, b;
+	struct pit_sample a, b, prev;
 	unsigned long spins = 0;
+	uint64_t gap = 0;
 
-	if (pit_ticks == 0 || pit_ticks > PIT_MAX_COUNT / 2)
-		return -22;
 	pit_start();
 	/* Let the counter load (it counts from the next PIT clock). */
 	while (pit_read_count() == 0 || pit_read_count() > PIT_MAX_COUNT - 2)
 		if (++spins > WINDOW_SPINS)
-			return -19;
-	a = pit_sample();
+			return -ENODEV;
+	a = prev = pit_sample();
 	do {
 		b = pit_sample();
-		if (++spins > WINDOW_SPINS || b.count > a.count)
-			return -19; /* stuck, or wrapped: no usable PIT */
+		if (++spins > WINDOW_SPINS)
+			return -ENODEV; /* the PIT does not count */
+		if (b.count > a.count)
+			return -EAGAIN; /* wrapped: preempted for 35 ms or more */
+		if (b.tsc - prev.tsc > gap)
+			gap = b.tsc - prev.tsc;
+		prev = b;
 	} while (a.count - b.count < pit_ticks);
 	w->tsc_ticks = b.tsc - a.tsc;
 	w->pit_ticks = a.count - b.count;
 	w->error_tsc = a.width / 2 + b.width / 2;
-	return 0;
+	return gap * 4 >= w->tsc_ticks ? -EAGAIN : 0;
+}
+
+int pit_measure(unsigned pit_ticks, struct pit_window *w)
+{
+	int err = -EAGAIN;
+
+	if (pit_ticks == 0 || pit_ticks > PIT_MAX_COUNT / 2)
+		return -EINVAL;
+	w->stalls = 0;
+	for (unsigned i = 0; i < STALL_TRIES && err == -EAGAIN; i++) {
+		unsigned stalls = w->stalls;
+
+		err = pit_measure_once(pit_ticks, w);
+		w->stalls = stalls + (err == -EAGAIN);
+	}
+	return err;
 }
 
 int tsc_calibrate(void)
@@ -112,6 +145,7 @@ int tsc_calibrate(void)
 	for (int i = 0; i < 5; i++) {
 		int err = pit_measure(CALIB_PIT_TICKS, &w);
 
+		calib_stalls += w.stalls;
 		if (err)
 			return err;
 		if (w.error_tsc < best_rel) {
@@ -125,6 +159,11 @@ int tsc_calibrate(void)
 	tsc_mult = (tsc_rate << 24) / NSEC_PER_SEC;
 	tsc_base = rdtsc();
 	return 0;
+}
+
+unsigned tsc_calibration_stalls(void)
+{
+	return calib_stalls;
 }
 
 uint64_t tsc_hz(void)

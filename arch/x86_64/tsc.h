@@ -12,8 +12,13 @@ static inline uint64_t rdtsc(void)
 	return ((uint64_t)hi << 32) | lo;
 }
 
-/* Measure the TSC rate; returns 0 or a negative error (no PIT answer). */
+/*
+ * Measure the TSC rate; returns 0 or a negative error: -ENODEV no PIT
+ * answer, -EAGAIN the host stalled every window (tsc.c).
+ */
 int tsc_calibrate(void);
+/* Windows the calibration measured again because the vCPU was stalled. */
+unsigned tsc_calibration_stalls(void);
 uint64_t tsc_hz(void);
 
 #define PIT_TICK_HZ 1193182ULL
@@ -23,12 +28,15 @@ struct pit_window {
 	uint64_t tsc_ticks;
 	uint64_t pit_ticks;
 	uint64_t error_tsc; /* +- bound from the sample brackets */
+	unsigned stalls;    /* windows discarded first: the vCPU was stalled */
 };
 
 /*
  * Busy-wait on PIT channel 2 for at least @pit_ticks (<= 32767) and
- * report the interval; returns 0, or a negative error when the PIT does
- * not count.
+ * report the interval; returns 0, or a negative error: -EINVAL for
+ * @pit_ticks, -ENODEV when the PIT does not count, -EAGAIN when every
+ * window was stalled by the host (a gap of a quarter of it or more
+ * between two samples: the 55 ms counter may have wrapped unseen).
  */
 int pit_measure(unsigned pit_ticks, struct pit_window *w);
 

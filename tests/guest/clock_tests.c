@@ -38,6 +38,11 @@ static void clock_ns_agrees_with_pit(struct ktest *t)
 	 * error.
 	 */
 	KEXPECT_EQ(t, pit_measure(23864, &w), 0);
+	/* Windows the host stalled are measured again: said, not judged. */
+	if (w.stalls)
+		printk("        # clock_ns_agrees_with_pit: %u stalled "
+		       "window(s) measured again\n",
+		       w.stalls);
 	pit_ns = w.pit_ticks * NSEC_PER_SEC / PIT_TICK_HZ;
 	tsc_ns = tsc_to_ns(w.tsc_ticks);
 	err_ns = tsc_to_ns(w.error_tsc) + pit_ns / 50;
