@@ -38,6 +38,40 @@ uint64_t cpu_idle_awake_ns(unsigned int cpu)
 	return awake + (woke && now > woke ? now - woke : 0);
 }
 
+void cpu_idle_residency(unsigned int cpu, struct idle_residency *r)
+{
+	struct percpu *p = per_cpu(cpu);
+
+	/* Bins first: account_wake() adds to the total before the bins. */
+	r->ge10ms_ns = smp_load_acquire(&p->idle_10ms_ns);
+	r->ge1ms_ns = smp_load_acquire(&p->idle_1ms_ns);
+	r->idle_ns = READ_ONCE(p->idle_ns);
+}
+
+void idle_residency_add(struct idle_residency *sum,
+			const struct idle_residency *end,
+			const struct idle_residency *start)
+{
+	sum->idle_ns += end->idle_ns - start->idle_ns;
+	sum->ge1ms_ns += end->ge1ms_ns - start->ge1ms_ns;
+	sum->ge10ms_ns += end->ge10ms_ns - start->ge10ms_ns;
+}
+
+static unsigned per_mille(uint64_t part, uint64_t whole)
+{
+	return whole ? (unsigned)(part * 1000 / whole) : 0;
+}
+
+unsigned idle_residency_1ms_pm(const struct idle_residency *r)
+{
+	return per_mille(r->ge1ms_ns, r->idle_ns);
+}
+
+unsigned idle_residency_10ms_pm(const struct idle_residency *r)
+{
+	return per_mille(r->ge10ms_ns, r->idle_ns);
+}
+
 bool cpu_is_idle(unsigned int cpu)
 {
 	return READ_ONCE(per_cpu(cpu)->in_idle_period);

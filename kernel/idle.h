@@ -46,6 +46,26 @@ void cpu_idle_sleep_ns(uint64_t ns);
  */
 uint64_t cpu_idle_awake_ns(unsigned int cpu);
 
+/*
+ * Idle residency, the seed's "deep idle" measure: of the HLT stretches
+ * that have ended on @cpu (each ends at the interrupt that woke it), the
+ * total time, and the time in stretches of at least 1 ms and of at least
+ * 10 ms.  Counters only grow; a window's figures are the differences of
+ * two reads, with each stretch counted whole in the window it ended in.
+ */
+struct idle_residency {
+	uint64_t idle_ns, ge1ms_ns, ge10ms_ns;
+};
+
+void cpu_idle_residency(unsigned int cpu, struct idle_residency *r);
+/* @sum += @end - @start */
+void idle_residency_add(struct idle_residency *sum,
+			const struct idle_residency *end,
+			const struct idle_residency *start);
+/* Per mille of @r's idle time in stretches of >= 1 ms, >= 10 ms (0 if none). */
+unsigned idle_residency_1ms_pm(const struct idle_residency *r);
+unsigned idle_residency_10ms_pm(const struct idle_residency *r);
+
 /* Is @cpu in its idle loop?  (For timer/: push placement, remote wakes.) */
 bool cpu_is_idle(unsigned int cpu);
 

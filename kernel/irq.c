@@ -11,6 +11,7 @@
 #include "kernel/tick.h"
 #include "kernel/trace.h"
 #include "lib/atomic.h"
+#include "lib/time.h"
 
 static void account_wake(struct percpu *p, enum irq_source src,
 			 unsigned int vector)
@@ -28,7 +29,15 @@ static void account_wake(struct percpu *p, enum irq_source src,
 	tick_update_jiffies();
 	p->idle_woke_ns = clock_ns();
 	idle = p->idle_woke_ns - p->idle_since;
-	p->idle_ns += idle;
+	/*
+	 * The total before the bins, released: cpu_idle_residency() reads
+	 * the bins first, so it never sees a bin above the total.
+	 */
+	WRITE_ONCE(p->idle_ns, p->idle_ns + idle);
+	if (idle >= NSEC_PER_MSEC)
+		smp_store_release(&p->idle_1ms_ns, p->idle_1ms_ns + idle);
+	if (idle >= 10 * NSEC_PER_MSEC)
+		smp_store_release(&p->idle_10ms_ns, p->idle_10ms_ns + idle);
 	if (src == IRQ_SRC_TIMER)
 		p->wakes_timer++;
 	else if (src == IRQ_SRC_IPI)

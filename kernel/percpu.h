@@ -36,6 +36,12 @@ struct percpu {
 	uint64_t wakes_timer, wakes_ipi, wakes_other;
 	uint64_t idle_ns, idle_since;
 	/*
+	 * Residency (kernel/idle.h, cpu_idle_residency): of idle_ns, the HLT
+	 * stretches of at least 1 ms and at least 10 ms.  Written by this
+	 * CPU's first interrupt out of HLT, read anywhere: marked accesses.
+	 */
+	uint64_t idle_1ms_ns, idle_10ms_ns;
+	/*
 	 * Out of HLT inside the idle loop (kernel/idle.h, cpu_idle_awake_ns):
 	 * when the last interrupt woke it (0: not woken from the idle loop's
 	 * HLT), and the total from such wakes to the next HLT.

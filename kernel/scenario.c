@@ -49,7 +49,17 @@ struct periodic {
 
 struct snap {
 	uint64_t wakes_timer, wakes_ipi, wakes_other, idle_ns, ticks;
+	struct idle_residency res;
 	struct timer_cpu_stats ts;
+};
+
+/* What report() sums over the run's CPUs. */
+struct totals {
+	unsigned nidle;		   /* CPUs not busy= */
+	uint64_t idle_wakes;	   /* theirs, every cause */
+	uint64_t idle_timer_wakes; /* theirs, by their LAPIC timer */
+	struct idle_residency res; /* theirs */
+	unsigned iso_remote;	   /* isolated CPUs that expired remotely */
 };
 
 /*
@@ -167,6 +177,7 @@ static void snapshot(unsigned cpu, struct snap *s)
 	if (READ_ONCE(p->halted))
 		s->idle_ns += clock_ns() - p->idle_since;
 	s->ticks = p->ticks;
+	cpu_idle_residency(cpu, &s->res);
 	timer_get_stats(cpu, &s->ts);
 }
 
@@ -360,16 +371,10 @@ static void sleep_until_end(void)
 		cpu_idle_sleep_ns(READ_ONCE(sc.end_ns) - now);
 }
 
-/*
- * Print per-CPU deltas; return the idle CPUs' wakes and their number, and
- * the isolated CPUs that expired other CPUs' timers (must be none).
- */
-static void report(const struct scenario_opts *o, uint64_t *idle_wakes,
-		   uint64_t *idle_timer_wakes, unsigned *nidle,
-		   unsigned *iso_remote)
+/* Print per-CPU deltas and sum them into @t. */
+static void report(const struct scenario_opts *o, struct totals *t)
 {
-	*idle_wakes = *idle_timer_wakes = 0;
-	*nidle = *iso_remote = 0;
+	*t = (struct totals){ 0 };
 	for (unsigned c = 0; c < nr_cpus; c++) {
 		struct snap now, *b = &sc.before[c];
 		uint64_t wt, wi, wo;
@@ -381,13 +386,14 @@ static void report(const struct scenario_opts *o, uint64_t *idle_wakes,
 		wi = now.wakes_ipi - b->wakes_ipi;
 		wo = now.wakes_other - b->wakes_other;
 		if (!sc.busy[c]) {
-			(*nidle)++;
-			*idle_wakes += wt + wi + wo;
-			*idle_timer_wakes += wt;
+			t->nidle++;
+			t->idle_wakes += wt + wi + wo;
+			t->idle_timer_wakes += wt;
+			idle_residency_add(&t->res, &now.res, &b->res);
 		}
 		if (per_cpu(c)->isolated &&
 		    now.ts.expired_remote != b->ts.expired_remote)
-			(*iso_remote)++;
+			t->iso_remote++;
 		printk("# stat scenario=%s cpu=%u node=%u busy=%u wakes=%lu "
 		       "wakes_timer=%lu wakes_ipi=%lu wakes_other=%lu "
 		       "idle_us=%lu ticks=%lu expired_local=%lu "
@@ -492,9 +498,12 @@ static unsigned run_window(const struct scenario_opts *o)
 }
 
 static void print_result(const struct scenario_opts *o, unsigned nbusy,
-			 unsigned nidle, uint64_t idle_wakes,
-			 uint64_t idle_twakes)
+			 const struct totals *t)
 {
+	unsigned nidle = t->nidle;
+	uint64_t idle_wakes = t->idle_wakes;
+	unsigned r1 = idle_residency_1ms_pm(&t->res);
+	unsigned r10 = idle_residency_10ms_pm(&t->res);
 	/*
 	 * The bound: 0 with a busy CPU; else count_bound()'s count.
 	 */
@@ -508,12 +517,13 @@ static void print_result(const struct scenario_opts *o, unsigned nbusy,
 	       "idle_wakes=%lu idle_timer_wakes=%lu "
 	       "wakes_per_idle_cpu_s=%lu.%03lu lower_bound_wakes=%lu "
 	       "expiries=%lu late_p50_j=%lu late_p99_j=%lu late_max_j=%lu "
-	       "jiffy_us=%lu\n",
+	       "jiffy_us=%lu res_1ms_pct=%u.%u res_10ms_pct=%u.%u\n",
 	       scenario_name(o->kind), timer_model_name(boot_opts.timer_model),
-	       nidle, idle_wakes, idle_twakes, per_cpu_s_x1000 / 1000,
+	       nidle, idle_wakes, t->idle_timer_wakes, per_cpu_s_x1000 / 1000,
 	       per_cpu_s_x1000 % 1000, bound, sc.late.count,
 	       late_hist_pct(&sc.late, 50), late_hist_pct(&sc.late, 99),
-	       sc.late.max, (unsigned long)(tick_period_ns() / NSEC_PER_USEC));
+	       sc.late.max, (unsigned long)(tick_period_ns() / NSEC_PER_USEC),
+	       r1 / 10, r1 % 10, r10 / 10, r10 % 10);
 }
 
 /* The self-checks; returns how many failed (each is said). */
@@ -556,8 +566,9 @@ static unsigned check_result(unsigned nbusy_hk, uint64_t idle_twakes,
 
 unsigned scenario_run(const struct scenario_opts *o)
 {
-	unsigned nidle, nbusy = 0, nbusy_hk = 0, hotplug_failed, iso_remote;
-	uint64_t period_j, idle_wakes, idle_twakes;
+	unsigned nbusy = 0, nbusy_hk = 0, hotplug_failed;
+	struct totals t;
+	uint64_t period_j;
 
 	if (o->kind == SCENARIO_MIXED)
 		return scenario_mixed_run(o);
@@ -579,10 +590,11 @@ unsigned scenario_run(const struct scenario_opts *o)
 	arm_timers(period_j);
 	hotplug_failed = run_window(o);
 	watchdog_stage("scenario", "report", STAGE_SLACK_MS);
-	report(o, &idle_wakes, &idle_twakes, &nidle, &iso_remote);
+	report(o, &t);
 	for (unsigned c = 0; c < nr_cpus; c++)
 		if (cpu_online[c])
 			timer_delete_sync(&sc.timers[c].timer);
-	print_result(o, nbusy, nidle, idle_wakes, idle_twakes);
-	return check_result(nbusy_hk, idle_twakes, iso_remote, hotplug_failed);
+	print_result(o, nbusy, &t);
+	return check_result(nbusy_hk, t.idle_timer_wakes, t.iso_remote,
+			    hotplug_failed);
 }

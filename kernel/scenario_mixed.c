@@ -68,6 +68,7 @@ struct mx_cpu {
 	uint64_t last_counted_entry;	 /* idle period already counted */
 	uint64_t w0, w1, twake0, twake1; /* wakes at start, end */
 	uint64_t idle0, idle1;
+	struct idle_residency res0, res1;
 	uint64_t sleeps, bursts, ops;
 	uint64_t pinned_wakes; /* idle periods a pinned timer ended */
 };
@@ -234,13 +235,14 @@ static void sleep_until(struct mx_cpu *c, uint64_t until)
 }
 
 static void snapshot(unsigned cpu, uint64_t *wakes, uint64_t *twakes,
-		     uint64_t *idle)
+		     uint64_t *idle, struct idle_residency *res)
 {
 	const struct percpu *p = per_cpu(cpu);
 
 	*wakes = p->wakes_timer + p->wakes_ipi + p->wakes_other;
 	*twakes = p->wakes_timer;
 	*idle = p->idle_ns;
+	cpu_idle_residency(cpu, res);
 }
 
 /* Each CPU's workload, from the window's start to its end. */
@@ -251,7 +253,7 @@ static void worker(void *arg)
 
 	/* Set up here, so that the timers start on this CPU's bases. */
 	setup_timers(c, cpu);
-	snapshot(cpu, &c->w0, &c->twake0, &c->idle0);
+	snapshot(cpu, &c->w0, &c->twake0, &c->idle0, &c->res0);
 	/*
 	 * The schedule is the seed's, in absolute time: burst k starts at
 	 * t0 + the lengths before it, late if the vCPU was, so every model
@@ -269,7 +271,7 @@ static void worker(void *arg)
 		busy_for(busy);
 		next += busy + idle;
 	}
-	snapshot(cpu, &c->w1, &c->twake1, &c->idle1);
+	snapshot(cpu, &c->w1, &c->twake1, &c->idle1, &c->res1);
 	/* A callback running elsewhere re-arms until it sees this. */
 	WRITE_ONCE(c->stopping, true);
 	for (unsigned i = 0; i < MX_TIMERS; i++)
@@ -301,7 +303,8 @@ static bool all_done(void *arg)
 static unsigned report(const struct scenario_opts *o, unsigned ncpus)
 {
 	uint64_t wakes = 0, twakes = 0, bound = stretches(), ops = 0;
-	unsigned failed = 0;
+	struct idle_residency res = { 0 };
+	unsigned failed = 0, r1, r10;
 
 	for (unsigned c = 0; c < nr_cpus; c++) {
 		struct mx_cpu *m = &mx.cpu[c];
@@ -312,6 +315,7 @@ static unsigned report(const struct scenario_opts *o, unsigned ncpus)
 		twakes += m->twake1 - m->twake0;
 		bound += m->pinned_wakes;
 		ops += m->ops;
+		idle_residency_add(&res, &m->res1, &m->res0);
 		printk("# stat scenario=mixed cpu=%u node=%u wakes=%lu "
 		       "wakes_timer=%lu idle_us=%lu sleeps=%lu bursts=%lu "
 		       "pinned_wakes=%lu\n",
@@ -320,14 +324,18 @@ static unsigned report(const struct scenario_opts *o, unsigned ncpus)
 		       (m->idle1 - m->idle0) / NSEC_PER_USEC, m->sleeps,
 		       m->bursts, m->pinned_wakes);
 	}
+	r1 = idle_residency_1ms_pm(&res);
+	r10 = idle_residency_10ms_pm(&res);
 	printk("# scenario_result name=mixed model=%s idle_cpus=%u "
 	       "idle_wakes=%lu idle_timer_wakes=%lu lower_bound_wakes=%lu "
 	       "expiries=%lu timer_ops=%lu early=%lu late_p50_j=%lu "
-	       "late_p99_j=%lu late_max_j=%lu seed=%u jiffy_us=%lu\n",
+	       "late_p99_j=%lu late_max_j=%lu seed=%u jiffy_us=%lu "
+	       "res_1ms_pct=%u.%u res_10ms_pct=%u.%u\n",
 	       timer_model_name(boot_opts.timer_model), ncpus, wakes, twakes,
 	       bound, mx.late.count, ops, mx.early, late_hist_pct(&mx.late, 50),
 	       late_hist_pct(&mx.late, 99), mx.late.max, o->seed,
-	       (unsigned long)(tick_period_ns() / NSEC_PER_USEC));
+	       (unsigned long)(tick_period_ns() / NSEC_PER_USEC), r1 / 10,
+	       r1 % 10, r10 / 10, r10 % 10);
 	if (mx.early) {
 		printk("# scenario_check FAIL: %lu timers ran early\n",
 		       mx.early);

@@ -8,6 +8,7 @@
 #include "arch/x86_64/lapic.h"
 #include "arch/x86_64/smp.h"
 #include "arch/x86_64/tsc.h"
+#include "kernel/idle.h"
 #include "kernel/kmem.h"
 #include "kernel/ktest.h"
 #include "kernel/smp_call.h"
@@ -137,6 +138,52 @@ static void ipi_ping_pong_between_every_pair_of_nodes(struct ktest *t)
 		KEXPECT(t, pairs > 0);
 }
 
+static uint64_t all_wakes(const struct percpu *p)
+{
+	return READ_ONCE(p->wakes_timer) + READ_ONCE(p->wakes_ipi) +
+	       READ_ONCE(p->wakes_other);
+}
+
+/*
+ * kernel/idle.h's residency: each HLT stretch counted once, in the bins
+ * its length says.  Read on this CPU while it runs, so every stretch
+ * counted between the reads began and ended inside the window.
+ */
+static void idle_residency_counts_each_halt_once(struct ktest *t)
+{
+	const uint64_t sleep_ns = 30 * NSEC_PER_MSEC;
+	struct percpu *p = this_cpu();
+	struct idle_residency r0, r1, d = { 0 };
+	uint64_t w0, wakes, t0, elapsed;
+
+	cpu_idle_residency(smp_processor_id(), &r0);
+	w0 = all_wakes(p);
+	t0 = clock_ns();
+	cpu_idle_sleep_ns(sleep_ns);
+	elapsed = clock_ns() - t0;
+	cpu_idle_residency(smp_processor_id(), &r1);
+	wakes = all_wakes(p) - w0;
+	idle_residency_add(&d, &r1, &r0);
+	KEXPECT(t, wakes >= 1);
+	KEXPECT(t, d.idle_ns <= elapsed);
+	KEXPECT(t, d.ge10ms_ns <= d.ge1ms_ns);
+	KEXPECT(t, d.ge1ms_ns <= d.idle_ns);
+	/*
+	 * One wake (the sleeper's timer): one stretch of about the sleep,
+	 * so all of the idle time is in both bins.  More wakes (a timer
+	 * left by an earlier test, a hierarchy duty) split it: said below.
+	 */
+	if (wakes == 1) {
+		KEXPECT(t, d.idle_ns >= sleep_ns - 2 * tick_period_ns());
+		KEXPECT_EQ(t, d.ge10ms_ns, d.idle_ns);
+		KEXPECT_EQ(t, d.ge1ms_ns, d.idle_ns);
+	}
+	printk("        # idle_residency: %lu wake(s) in %lu us, idle %lu us, "
+	       ">=1ms %lu us, >=10ms %lu us\n",
+	       wakes, elapsed / NSEC_PER_USEC, d.idle_ns / NSEC_PER_USEC,
+	       d.ge1ms_ns / NSEC_PER_USEC, d.ge10ms_ns / NSEC_PER_USEC);
+}
+
 static void idle_cpu_with_nothing_armed_takes_no_timer_wake(struct ktest *t)
 {
 	uint64_t *before;
@@ -188,6 +235,7 @@ static const struct ktest_case ipi_cases[] = {
 	KTEST_CASE(call_function_runs_on_the_target_cpu),
 	KTEST_CASE(ipi_ping_pong_between_every_pair_of_nodes),
 	KTEST_CASE(idle_cpu_with_nothing_armed_takes_no_timer_wake),
+	KTEST_CASE(idle_residency_counts_each_halt_once),
 	KTEST_CASE(ipi_all_but_self_reaches_every_other_cpu),
 	KTEST_CASE(lapic_oneshot_fires_within_bound_on_each_ap),
 	KTEST_CASE(lapic_long_oneshot_never_fires_early),
