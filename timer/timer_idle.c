@@ -24,21 +24,36 @@
 struct next_jiffies {
 	uint64_t local, global;
 	bool has_local, has_global;
+	bool near; /* the first is at most a tick away: the CPU stays awake */
+};
+
+/* Who asks next_events(), which decides what an event a tick away means. */
+enum next_caller {
+	NEXT_LOCAL,	/* this CPU, for itself */
+	NEXT_REMOTE,	/* another CPU, expiring this one's global base */
+	NEXT_HAND_OVER, /* this CPU going idle, PULL, tmigr_wake=one */
 };
 
 /*
  * The next events of the CPU of @local and @global at @basej.  If the
- * first one is at most a tick away, it goes to n->local alone (the CPU
- * stays awake) and, for a @remote caller, also to n->global if it is a
- * movable one: a remote CPU serves only the global base and would lose
- * it.  Else local is the first pinned event and global the first movable
- * one only if it comes before local.  Returns false if there is none, else
- * sets *@first.
+ * first one is at most a tick away, it goes to n->local alone (n->near:
+ * the CPU stays awake) and, for a NEXT_REMOTE caller, also to n->global
+ * if it is a movable one: a remote CPU serves only the global base and
+ * would lose it.  Else local is the first pinned event and global the
+ * first movable one only if it comes before local.
+ *
+ * NEXT_HAND_OVER: a movable first event a tick away, with the first
+ * pinned one later, is not near: it goes to n->global for the hierarchy,
+ * whose active CPUs' ticks serve it, and this CPU may idle.  Linux keeps
+ * the tick then (tmigr_wake=linux), and the CPU wakes at the next tick for
+ * a timer that a busy CPU would have run anyway (docs/tmigr-wake.md).
+ *
+ * Returns false if there is none, else sets *@first.
  * Pre: both base locks held.
  */
 static bool next_events(struct timer_base *local, struct timer_base *global,
-			uint64_t basej, bool remote, struct next_jiffies *n,
-			uint64_t *first)
+			uint64_t basej, enum next_caller caller,
+			struct next_jiffies *n, uint64_t *first)
 {
 	bool local_first;
 
@@ -58,10 +73,14 @@ static bool next_events(struct timer_base *local, struct timer_base *global,
 		 timer_before_eq(local->next_expiry, global->next_expiry));
 	*first = local_first ? local->next_expiry : global->next_expiry;
 
-	if (timer_before_eq(*first, basej + 1)) {
+	if (timer_before_eq(*first, basej + 1) &&
+	    !(caller == NEXT_HAND_OVER && !local_first &&
+	      (!local->timers_pending ||
+	       timer_after(local->next_expiry, basej + 1)))) {
 		n->local = timer_before(*first, basej) ? basej : *first;
 		n->has_local = true;
-		if (remote && !local_first) {
+		n->near = true;
+		if (caller == NEXT_REMOTE && !local_first) {
 			n->global = n->local;
 			n->has_global = true;
 		}
@@ -112,7 +131,7 @@ void fetch_next_timer_interrupt(unsigned int cpu, uint64_t basej,
 
 	timer_lock_remote_bases(cpu);
 	next_events(cpu_base(cpu, BASE_LOCAL), cpu_base(cpu, BASE_GLOBAL),
-		    basej, false, &n, &first);
+		    basej, NEXT_LOCAL, &n, &first);
 	timer_unlock_remote_bases(cpu);
 	to_timer_events(&n, tevt);
 }
@@ -174,7 +193,7 @@ void fetch_next_timer_interrupt_remote(uint64_t basej,
 	uint64_t first;
 
 	next_events(cpu_base(cpu, BASE_LOCAL), cpu_base(cpu, BASE_GLOBAL),
-		    basej, true, &n, &first);
+		    basej, NEXT_REMOTE, &n, &first);
 	to_timer_events(&n, tevt);
 }
 
@@ -206,7 +225,9 @@ void timer_expire_remote(unsigned int cpu)
  * Returns the ns time the CPU must wake at, TMIGR_NONE_NS for never.  The
  * bases become idle, and under PULL the CPU inactive in the hierarchy,
  * exactly when *@stop is true; with an event within the next jiffy the
- * CPU stays busy, ticking (Linux's timer_base_try_to_set_idle()).
+ * CPU stays busy, ticking (Linux's timer_base_try_to_set_idle()).  Under
+ * PULL with tmigr_wake=one a movable one does not count if the CPU is not
+ * the last active one (next_events(), NEXT_HAND_OVER).
  */
 uint64_t timer_nohz_next_event(uint64_t basej, uint64_t basem, bool *stop)
 {
@@ -222,8 +243,12 @@ uint64_t timer_nohz_next_event(uint64_t basej, uint64_t basem, bool *stop)
 	timer_lock_remote_bases(cpu);
 	__forward_timer_base(local, basej);
 	__forward_timer_base(global, basej);
-	idle = !next_events(local, global, basej, false, &n, &first) ||
-	       timer_after(first, basej + 1);
+	idle = !next_events(local, global, basej,
+			    pull && tmigr_get_wake() == TMIGR_WAKE_ONE ?
+				    NEXT_HAND_OVER :
+				    NEXT_LOCAL,
+			    &n, &first) ||
+	       !n.near;
 	was_idle = local->is_idle;
 	/* In ns, jiffy TIMER_EVENT_NONE is an ordinary time. */
 	local_ns = event_ns(n.local, n.has_local, basej, basem);

@@ -309,6 +309,57 @@ START_TEST(remote_delete_moves_the_idle_cpus_event)
 }
 END_TEST
 
+/*
+ * CPU 1 goes idle with a movable timer one tick away while CPU 0 is busy.
+ * Under one the timer goes to the hierarchy and CPU 0's tick runs it: CPU
+ * 1 stops its tick and never wakes.  Under linux CPU 1 keeps its tick,
+ * stays active and runs it itself.  Then with every other CPU idle the
+ * last one keeps its tick under both: nobody else would run it.
+ */
+START_TEST(movable_timer_a_tick_away_goes_to_the_busy_cpu)
+{
+	static const enum tmigr_wake policies[] = {
+		TMIGR_WAKE_ONE,
+		TMIGR_WAKE_LINUX,
+	};
+
+	for (unsigned int i = 0; i < 2; i++) {
+		bool one = policies[i] == TMIGR_WAKE_ONE;
+		struct tmigr_cpu_view v;
+		struct tm_rec r, last;
+
+		setup_policy(3, policies[i]);
+		tm_idle(2);
+		tm_rec_arm(&r, 1, 0, 1000);
+		ck_assert_uint_eq(tm_idle(1),
+				  one ? TMIGR_NONE_NS : tm_ns(1001));
+		ck_assert(tm_cpus[1].idle == one);
+		ck_assert(tmigr_cpu_get(1, &v));
+		ck_assert(v.idle == one);
+		tm_advance_to(1010);
+		ck_assert_uint_eq(r.fired, 1);
+		ck_assert_uint_eq(r.fired_at, 1001);
+		ck_assert_uint_eq(r.fired_cpu, one ? 0 : 1);
+		ck_assert_uint_eq(tm_cpus[1].wakes, 0);
+
+		/* CPU 0 is the last one: it keeps the tick either way. */
+		tm_wake(1);
+		tm_idle(1);
+		tm_rec_arm(&last, 0, 0, 1010);
+		ck_assert_uint_eq(tm_idle(0), tm_ns(1011));
+		ck_assert(!tm_cpus[0].idle);
+		ck_assert(tmigr_cpu_get(0, &v));
+		ck_assert(!v.idle);
+		tm_advance_to(1020);
+		ck_assert_uint_eq(last.fired, 1);
+		ck_assert_uint_eq(last.fired_at, 1011);
+		tm_assert_invariants();
+		ck_assert_uint_eq(host_warn_hits, 0);
+		teardown();
+	}
+}
+END_TEST
+
 static Suite *tmigr_wake_suite(void)
 {
 	Suite *s = suite_create("tmigr_wake");
@@ -322,6 +373,7 @@ static Suite *tmigr_wake_suite(void)
 	tcase_add_test(tc, offline_last_cpu_relies_on_the_armed_one);
 	tcase_add_test(tc, pulled_armed_cpu_keeps_its_duty);
 	tcase_add_test(tc, remote_delete_moves_the_idle_cpus_event);
+	tcase_add_test(tc, movable_timer_a_tick_away_goes_to_the_busy_cpu);
 	suite_add_tcase(s, tc);
 	return s;
 }
