@@ -6,9 +6,14 @@
  * best: a CPU that is idle for the whole run and owns no pinned timer need
  * not wake at all when some CPU is busy (a busy CPU can expire everything).
  * With every CPU idle, each expiry of the window needs a wake somewhere
- * between the jiffy it was due and the jiffy it ran (the lateness the run
- * actually had, which a placement may trade for fewer wakes): expiries
- * whose [due, ran] spans are pairwise disjoint, and that ran in distinct
+ * between the first jiffy the wheel can run it and the jiffy it ran (the
+ * lateness the run actually had, which a placement may trade for fewer
+ * wakes).  The first is expires + 1: calc_index() rounds every level's
+ * bucket up by at least one jiffy, so that a timer armed late in a jiffy
+ * does not fire early, and no model runs it at its expires jiffy (the
+ * bound used expires itself before, and counted only every other jiffy of
+ * timers due each jiffy).  Expiries whose [first, ran] spans are pairwise
+ * disjoint, and that ran in distinct
  * wakes (a wake the host stretched over several jiffies may serve more
  * than one), each cost a wake of their own, so their number is a lower
  * bound on the run's wakes.  count_bound() counts such a set greedily from
@@ -68,9 +73,9 @@ struct totals {
  * vCPUs (docs/scenarios.md, "Why the accounting takes no lock").
  */
 struct expiry {
-	uint64_t due, ran; /* jiffies */
-	uint64_t seq;	   /* the running CPU's wake count then */
-	unsigned cpu;	   /* the running CPU */
+	uint64_t first, ran; /* jiffies: the first it could run, it ran */
+	uint64_t seq;	     /* the running CPU's wake count then */
+	unsigned cpu;	     /* the running CPU */
 };
 
 static struct {
@@ -119,6 +124,9 @@ uint64_t late_hist_pct(const struct late_hist *h, unsigned pct)
 /* One expiry due at @due that ran at @ran on this CPU, for the bound. */
 static void log_expiry(uint64_t due, uint64_t ran)
 {
+	/* Top of file; min() for a timeout the wheel capped, which runs early. */
+	uint64_t first = timer_before(due + 1, ran) ? due + 1 : ran;
+
 	const struct percpu *pc = this_cpu();
 	uint64_t i;
 
@@ -128,7 +136,7 @@ static void log_expiry(uint64_t due, uint64_t ran)
 	i = atomic_fetch_add(&sc.nlog, 1);
 	if (i >= sc.cap)
 		return;
-	sc.log[i] = (struct expiry){ due, ran,
+	sc.log[i] = (struct expiry){ first, ran,
 				     pc->wakes_timer + pc->wakes_ipi +
 					     pc->wakes_other,
 				     pc->cpu };
@@ -276,10 +284,10 @@ static unsigned busy_with_hotplug(const struct scenario_opts *o, uint64_t t0)
 	return failed;
 }
 
-/* Heap sort of the log by due jiffy (n log n: the log can be long). */
-static bool due_before(const struct expiry *a, const struct expiry *b)
+/* Heap sort of the log by first jiffy (n log n: the log can be long). */
+static bool first_before(const struct expiry *a, const struct expiry *b)
 {
-	return timer_before(a->due, b->due);
+	return timer_before(a->first, b->first);
 }
 
 static void sift(struct expiry *v, uint64_t i, uint64_t n)
@@ -287,9 +295,9 @@ static void sift(struct expiry *v, uint64_t i, uint64_t n)
 	for (uint64_t c; (c = 2 * i + 1) < n; i = c) {
 		struct expiry t;
 
-		if (c + 1 < n && due_before(&v[c], &v[c + 1]))
+		if (c + 1 < n && first_before(&v[c], &v[c + 1]))
 			c++;
-		if (!due_before(&v[i], &v[c]))
+		if (!first_before(&v[i], &v[c]))
 			return;
 		t = v[i];
 		v[i] = v[c];
@@ -297,7 +305,7 @@ static void sift(struct expiry *v, uint64_t i, uint64_t n)
 	}
 }
 
-static void sort_by_due(struct expiry *v, uint64_t n)
+static void sort_by_first(struct expiry *v, uint64_t n)
 {
 	for (uint64_t i = n / 2; i-- > 0;)
 		sift(v, i, n);
@@ -311,12 +319,13 @@ static void sort_by_due(struct expiry *v, uint64_t n)
 }
 
 /*
- * With every CPU idle, the fewest wakes any placement could take for the
- * expiries the run had: greedily, an expiry counts if it was due after the
- * last counted one ran and ran in a wake of its CPU that no counted one
- * ran in (seq; at first, the wake count of the window's snapshot, so a
- * wake begun before the window counts for nothing).  Counted expiries'
- * spans [due, ran] are then disjoint and each needed a wake of its own.
+ * With every CPU idle, a lower bound on the wakes any placement takes for
+ * the expiries the run had: greedily, an expiry counts if the first jiffy
+ * it could run comes after the last counted one ran, and it ran in a wake
+ * of its CPU that no counted one ran in (seq; at first, the wake count of
+ * the window's snapshot, so a wake begun before the window counts for
+ * nothing).  Counted expiries' spans [first, ran] are then disjoint and
+ * each needed a wake of its own.
  */
 static uint64_t count_bound(void)
 {
@@ -328,11 +337,11 @@ static uint64_t count_bound(void)
 	for (unsigned c = 0; c < nr_cpus; c++)
 		seq[c] = sc.before[c].wakes_timer + sc.before[c].wakes_ipi +
 			 sc.before[c].wakes_other;
-	sort_by_due(sc.log, n);
+	sort_by_first(sc.log, n);
 	for (uint64_t i = 0; i < n; i++) {
 		const struct expiry *e = &sc.log[i];
 
-		if ((bound && !timer_after(e->due, last)) ||
+		if ((bound && !timer_after(e->first, last)) ||
 		    seq[e->cpu] == e->seq)
 			continue;
 		bound++;
