@@ -22,6 +22,7 @@
 #include "kernel/timers.h"
 #include "kernel/trace.h"
 #include "lib/atomic.h"
+#include "lib/time.h"
 #include "timer/timer.h"
 
 uint64_t cpu_idle_awake_ns(unsigned int cpu)
@@ -38,23 +39,57 @@ uint64_t cpu_idle_awake_ns(unsigned int cpu)
 	return awake + (woke && now > woke ? now - woke : 0);
 }
 
+/* The stretch @ns long, into @r's total and the bins it reaches. */
+static void residency_count(struct idle_residency *r, uint64_t ns)
+{
+	r->idle_ns += ns;
+	if (ns >= NSEC_PER_MSEC)
+		r->ge1ms_ns += ns;
+	if (ns >= 10 * NSEC_PER_MSEC)
+		r->ge10ms_ns += ns;
+}
+
 void cpu_idle_residency(unsigned int cpu, struct idle_residency *r)
 {
 	struct percpu *p = per_cpu(cpu);
+	unsigned seq;
+	uint64_t since;
+	bool halted;
 
-	/* Bins first: account_wake() adds to the total before the bins. */
-	r->ge10ms_ns = smp_load_acquire(&p->idle_10ms_ns);
-	r->ge1ms_ns = smp_load_acquire(&p->idle_1ms_ns);
-	r->idle_ns = READ_ONCE(p->idle_ns);
+	do {
+		while ((seq = smp_load_acquire(&p->idle_seq)) & 1)
+			cpu_relax();
+		r->idle_ns = READ_ONCE(p->idle_ns);
+		r->ge1ms_ns = READ_ONCE(p->idle_1ms_ns);
+		r->ge10ms_ns = READ_ONCE(p->idle_10ms_ns);
+		halted = READ_ONCE(p->halted);
+		since = READ_ONCE(p->idle_since);
+		smp_rmb();
+	} while (READ_ONCE(p->idle_seq) != seq);
+	/* Halted now: the open stretch counts, as long as it is so far. */
+	if (halted) {
+		uint64_t now = clock_ns();
+
+		residency_count(r, now > since ? now - since : 0);
+	}
 }
 
 void idle_residency_add(struct idle_residency *sum,
 			const struct idle_residency *end,
 			const struct idle_residency *start)
 {
-	sum->idle_ns += end->idle_ns - start->idle_ns;
-	sum->ge1ms_ns += end->ge1ms_ns - start->ge1ms_ns;
-	sum->ge10ms_ns += end->ge10ms_ns - start->ge10ms_ns;
+	uint64_t idle = end->idle_ns - start->idle_ns;
+	uint64_t ge1 = end->ge1ms_ns - start->ge1ms_ns;
+	uint64_t ge10 = end->ge10ms_ns - start->ge10ms_ns;
+
+	/*
+	 * A stretch open at @start and shorter than a bin then, longer at
+	 * @end, enters the bin whole at @end: its part before @start would
+	 * count in the bin and not in the total (kernel/idle.h).
+	 */
+	sum->idle_ns += idle;
+	sum->ge1ms_ns += ge1 < idle ? ge1 : idle;
+	sum->ge10ms_ns += ge10 < idle ? ge10 : idle;
 }
 
 static unsigned per_mille(uint64_t part, uint64_t whole)
@@ -84,7 +119,9 @@ bool cpu_is_idle(unsigned int cpu)
 static void idle_halt(struct percpu *p)
 {
 	p->idle_entries++;
-	p->idle_since = clock_ns();
+	WRITE_ONCE(p->idle_seq, p->idle_seq + 1);
+	smp_wmb();
+	WRITE_ONCE(p->idle_since, clock_ns());
 	/* Total before stretch (cpu_idle_awake_ns() reads the other way). */
 	if (p->idle_woke_ns) {
 		WRITE_ONCE(p->idle_awake_ns,
@@ -92,6 +129,8 @@ static void idle_halt(struct percpu *p)
 		smp_store_release(&p->idle_woke_ns, 0);
 	}
 	WRITE_ONCE(p->halted, true);
+	smp_wmb();
+	WRITE_ONCE(p->idle_seq, p->idle_seq + 1);
 	arch_cpu_idle();
 }
 

@@ -47,11 +47,15 @@ void cpu_idle_sleep_ns(uint64_t ns);
 uint64_t cpu_idle_awake_ns(unsigned int cpu);
 
 /*
- * Idle residency, the seed's "deep idle" measure: of the HLT stretches
- * that have ended on @cpu (each ends at the interrupt that woke it), the
- * total time, and the time in stretches of at least 1 ms and of at least
- * 10 ms.  Counters only grow; a window's figures are the differences of
- * two reads, with each stretch counted whole in the window it ended in.
+ * Idle residency, the seed's "deep idle" measure: of @cpu's HLT stretches
+ * (each ends at the interrupt that woke it), the total time, and the time
+ * in stretches of at least 1 ms and of at least 10 ms.  A stretch still
+ * open counts as long as it is at the read, so a CPU that halts through a
+ * whole window shows it all, in the bins it has reached.  Counters only
+ * grow; a window's figures are the differences of two reads: a stretch
+ * that was open at the first read and reached a bin after it enters that
+ * bin for all of its length, which idle_residency_add() clamps to the
+ * window's idle time.
  */
 struct idle_residency {
 	uint64_t idle_ns, ge1ms_ns, ge10ms_ns;

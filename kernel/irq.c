@@ -20,6 +20,8 @@ static void account_wake(struct percpu *p, enum irq_source src,
 
 	if (!READ_ONCE(p->halted))
 		return;
+	WRITE_ONCE(p->idle_seq, p->idle_seq + 1);
+	smp_wmb();
 	WRITE_ONCE(p->halted, false);
 	/*
 	 * The first interrupt out of HLT: jiffies may be stale if every CPU
@@ -29,15 +31,14 @@ static void account_wake(struct percpu *p, enum irq_source src,
 	tick_update_jiffies();
 	p->idle_woke_ns = clock_ns();
 	idle = p->idle_woke_ns - p->idle_since;
-	/*
-	 * The total before the bins, released: cpu_idle_residency() reads
-	 * the bins first, so it never sees a bin above the total.
-	 */
+	/* Under idle_seq with halted: cpu_idle_residency() sees all or none. */
 	WRITE_ONCE(p->idle_ns, p->idle_ns + idle);
 	if (idle >= NSEC_PER_MSEC)
-		smp_store_release(&p->idle_1ms_ns, p->idle_1ms_ns + idle);
+		WRITE_ONCE(p->idle_1ms_ns, p->idle_1ms_ns + idle);
 	if (idle >= 10 * NSEC_PER_MSEC)
-		smp_store_release(&p->idle_10ms_ns, p->idle_10ms_ns + idle);
+		WRITE_ONCE(p->idle_10ms_ns, p->idle_10ms_ns + idle);
+	smp_wmb();
+	WRITE_ONCE(p->idle_seq, p->idle_seq + 1);
 	if (src == IRQ_SRC_TIMER)
 		p->wakes_timer++;
 	else if (src == IRQ_SRC_IPI)

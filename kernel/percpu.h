@@ -38,9 +38,12 @@ struct percpu {
 	/*
 	 * Residency (kernel/idle.h, cpu_idle_residency): of idle_ns, the HLT
 	 * stretches of at least 1 ms and at least 10 ms.  Written by this
-	 * CPU's first interrupt out of HLT, read anywhere: marked accesses.
+	 * CPU's first interrupt out of HLT, read anywhere.  idle_seq is odd
+	 * while this CPU changes halted, idle_since, idle_ns or the bins, so
+	 * that a reader sees one stretch either ended or open, never both.
 	 */
 	uint64_t idle_1ms_ns, idle_10ms_ns;
+	unsigned idle_seq;
 	/*
 	 * Out of HLT inside the idle loop (kernel/idle.h, cpu_idle_awake_ns):
 	 * when the last interrupt woke it (0: not woken from the idle loop's

@@ -184,6 +184,49 @@ static void idle_residency_counts_each_halt_once(struct ktest *t)
 	       d.ge1ms_ns / NSEC_PER_USEC, d.ge10ms_ns / NSEC_PER_USEC);
 }
 
+/*
+ * A CPU that stays halted between two reads: its open stretch counts, so
+ * the window shows its idle time, all of it in both bins once the stretch
+ * is 10 ms long (it is at least the 20 ms between the reads).  Before the
+ * open stretch counted, a CPU that never woke showed no idle time at all.
+ */
+static void idle_residency_counts_an_open_stretch(struct ktest *t)
+{
+	const uint64_t gap_ns = 20 * NSEC_PER_MSEC;
+	unsigned self = smp_processor_id();
+	struct idle_residency r0, r1, d = { 0 };
+
+	for (unsigned tries = 0; tries < 10; tries++) {
+		for (unsigned c = 0; c < nr_cpus; c++) {
+			const struct percpu *p = per_cpu(c);
+			uint64_t w0, t0, elapsed;
+
+			if (c == self || !cpu_online[c] ||
+			    !READ_ONCE(p->halted))
+				continue;
+			w0 = all_wakes(p);
+			t0 = clock_ns();
+			cpu_idle_residency(c, &r0);
+			delay_ns(gap_ns);
+			cpu_idle_residency(c, &r1);
+			elapsed = clock_ns() - t0;
+			if (all_wakes(p) != w0 || !READ_ONCE(p->halted))
+				continue; /* it woke: another CPU, or again */
+			idle_residency_add(&d, &r1, &r0);
+			KEXPECT(t, d.idle_ns >= gap_ns);
+			KEXPECT(t, d.idle_ns <= elapsed);
+			KEXPECT_EQ(t, d.ge1ms_ns, d.idle_ns);
+			KEXPECT_EQ(t, d.ge10ms_ns, d.idle_ns);
+			printk("        # open stretch: cpu=%u idle %lu us of %lu "
+			       "us\n",
+			       c, d.idle_ns / NSEC_PER_USEC,
+			       elapsed / NSEC_PER_USEC);
+			return;
+		}
+	}
+	ktest_skip(t, "no CPU stayed halted for 20 ms");
+}
+
 static void idle_cpu_with_nothing_armed_takes_no_timer_wake(struct ktest *t)
 {
 	uint64_t *before;
@@ -236,6 +279,7 @@ static const struct ktest_case ipi_cases[] = {
 	KTEST_CASE(ipi_ping_pong_between_every_pair_of_nodes),
 	KTEST_CASE(idle_cpu_with_nothing_armed_takes_no_timer_wake),
 	KTEST_CASE(idle_residency_counts_each_halt_once),
+	KTEST_CASE(idle_residency_counts_an_open_stretch),
 	KTEST_CASE(ipi_all_but_self_reaches_every_other_cpu),
 	KTEST_CASE(lapic_oneshot_fires_within_bound_on_each_ap),
 	KTEST_CASE(lapic_long_oneshot_never_fires_early),
