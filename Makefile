@@ -120,7 +120,7 @@ soak: kernel
 
 # The three placement models side by side (docs/benchmarks.md).
 .PHONY: bench
-bench: kernel timer-bench
+bench: kernel timer-bench $(BUILD)/host/tmigr_sim_bench
 	$(PYTHON) tools/bench
 
 # one_busy at 8 CPUs on 2 nodes with every trace event, as Perfetto JSON
