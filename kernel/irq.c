@@ -39,6 +39,8 @@ static void account_wake(struct percpu *p, enum irq_source src,
 		WRITE_ONCE(p->idle_10ms_ns, p->idle_10ms_ns + idle);
 	smp_wmb();
 	WRITE_ONCE(p->idle_seq, p->idle_seq + 1);
+	WRITE_ONCE(p->last_wake_ns, p->idle_woke_ns);
+	WRITE_ONCE(p->last_wake_src, (uint8_t)src);
 	if (src == IRQ_SRC_TIMER)
 		p->wakes_timer++;
 	else if (src == IRQ_SRC_IPI)

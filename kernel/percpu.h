@@ -50,6 +50,13 @@ struct percpu {
 	 * HLT), and the total from such wakes to the next HLT.
 	 */
 	uint64_t idle_woke_ns, idle_awake_ns;
+	/*
+	 * The last wake out of HLT, kept past the idle loop's exit: its
+	 * clock_ns() and its enum irq_source (kernel/scenario.c leaves out a
+	 * wake that came after its window).
+	 */
+	uint64_t last_wake_ns;
+	uint8_t last_wake_src;
 	uint64_t ipis_received;
 	uint64_t timer_irqs;
 	uint64_t last_timer_irq_ns;

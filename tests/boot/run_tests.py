@@ -76,6 +76,23 @@ MATRIX = [
                                 "selftest=none scenario=one_busy,duration_ms=500"], 0,
      [r"# scenario_result name=one_busy model=pull idle_cpus=7 idle_wakes=0 ",
       r"# scenario_check ok"]),
+    # Isolated CPUs (docs/scenarios.md): the boot CPU and three of node 1's
+    # isolated, CPU 4 the one busy housekeeping CPU.  No isolated CPU expires
+    # another's timers, CPU 4 pulls the idle ones', and nobody idle wakes.
+    ("scenario-one_busy-isolcpus", ["--smp", "8", "--numa", "0-3:4-7", "--cmdline",
+                                    "selftest=none isolcpus=0,5,6,7 "
+                                    "scenario=one_busy,busy=0,4,duration_ms=500"], 0,
+     [r"# stat scenario=one_busy cpu=0 node=0 busy=1 .* expired_remote=0 .*isolated=1$",
+      r"# stat scenario=one_busy cpu=4 node=1 busy=1 .* expired_remote=[1-9]\d* .*isolated=0$",
+      r"# stat scenario=one_busy cpu=6 node=1 busy=0 wakes=0 .* expired_remote=0 "
+      r"pulled_for=[1-9]\d* .*isolated=1$",
+      r"# scenario_result name=one_busy model=pull idle_cpus=6 idle_wakes=0 ",
+      r"# scenario_check ok"]),
+    # A busy CPU other than the boot CPU, which sleeps through the window.
+    ("scenario-one_busy-busy1", ["--smp", "4", "--cmdline",
+                                 "selftest=none scenario=one_busy,busy=1,duration_ms=500"], 0,
+     [r"# scenario_result name=one_busy model=pull idle_cpus=3 idle_wakes=0 ",
+      r"# scenario_check ok"]),
     # mixed: a seeded random workload; the same seed gives every model the
     # same timer operations, and no model may beat the lower bound.
     ("scenario-mixed-pull", ["--smp", "5", "--numa", "0,2,4:1,3", "--cmdline",
