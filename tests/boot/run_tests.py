@@ -516,6 +516,12 @@ def judge_boot(res, tally):
                 case_failed.append(cname)
     tail = "--- last 30 lines of %s ---\n%s" % (os.path.relpath(log, ROOT),
                                                 "\n".join(out.splitlines()[-30:]))
+    # A failed case's own lines (its KEXPECT messages and its "not ok") may lie
+    # far above the last 30: show them first, so a CI log alone names the cause.
+    why = [l for l in out.splitlines()
+           if re.match(r"\s*not ok ", l) or re.match(r"\s*# \S+: \S+:\d+: ", l)]
+    if why:
+        tail = "--- failed cases' lines ---\n%s\n%s" % ("\n".join(why[:40]), tail)
     m = re.search(r"^boot: qemu=\S+ version=(\S+)", err, re.M)
     if m and m.group(1) != MATRIX_QEMU[0]:
         problems.append("ran QEMU %s, not the matrix's %s" % (m.group(1), MATRIX_QEMU[0]))
