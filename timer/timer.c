@@ -1031,24 +1031,13 @@ uint64_t timer_tick_ns(void)
 
 /**
  * timer_jiffies_to_ns - the ns time of jiffy @j
- * @j: jiffies, TIMER_EVENT_NONE for none
+ * @j: any jiffy
  * @basej: a jiffy whose ns time is known
  * @basem: the ns time of @basej's start
  *
- * A jiffy before @basej is @basem (it is due now); none is TMIGR_NONE_NS.
+ * A jiffy before @basej is @basem: it is due now.
  */
 uint64_t timer_jiffies_to_ns(uint64_t j, uint64_t basej, uint64_t basem)
-{
-	if (j == TIMER_EVENT_NONE)
-		return TMIGR_NONE_NS;
-	return timer_jiffy_ns(j, basej, basem);
-}
-
-/*
- * The ns time of jiffy @j, any jiffy (TIMER_EVENT_NONE is an ordinary one
- * here); a jiffy before @basej is @basem.
- */
-uint64_t timer_jiffy_ns(uint64_t j, uint64_t basej, uint64_t basem)
 {
 	if (timer_before(j, basej))
 		return basem;

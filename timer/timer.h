@@ -27,9 +27,6 @@
 #define TIMER_IRQSAFE	 0x00200000u
 #define TIMER_USER_FLAGS (TIMER_DEFERRABLE | TIMER_PINNED | TIMER_IRQSAFE)
 
-/* "No event" in struct timer_events. */
-#define TIMER_EVENT_NONE UINT64_MAX
-
 struct timer_list {
 	struct timer_list *next;   /* bucket list */
 	struct timer_list **pprev; /* NULL when not pending */
@@ -39,10 +36,15 @@ struct timer_list {
 	uint32_t idx; /* wheel bucket while pending */
 };
 
-/* Next events of one CPU, in jiffies; TIMER_EVENT_NONE when empty. */
+/*
+ * Next events of one CPU, in jiffies.  Every jiffy is a legal expiry (they
+ * wrap), so "none" is a flag: a field is meaningful, and set, only if its
+ * has_ flag is, and is 0 otherwise.
+ */
 struct timer_events {
 	uint64_t local;	 /* pinned timers (the CPU must wake itself) */
 	uint64_t global; /* movable timers, only if before local */
+	bool has_local, has_global;
 };
 
 static inline bool timer_after(uint64_t a, uint64_t b)
@@ -119,7 +121,7 @@ enum timer_model { TIMER_MODEL_PULL, TIMER_MODEL_PUSH, TIMER_MODEL_LOCAL };
 void timer_set_model(enum timer_model model);
 void timer_set_migration(bool on); /* 6.8's timers_migration_enabled */
 uint64_t timer_tick_ns(void);	   /* NSEC_PER_SEC / hz */
-/* ns of jiffy @j, given that jiffy @basej started at @basem. */
+/* ns of jiffy @j (any), given that jiffy @basej started at @basem. */
 uint64_t timer_jiffies_to_ns(uint64_t j, uint64_t basej, uint64_t basem);
 
 /*

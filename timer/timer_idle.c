@@ -17,13 +17,9 @@
 #include "timer/timer_migration.h"
 #include "timer_env.h"
 
-/*
- * Next events in jiffies, each with its own "none" flag: when jiffies wrap,
- * TIMER_EVENT_NONE is also a jiffy a bucket can expire at.
- */
+/* Next events in jiffies, as struct timer_events, and how near. */
 struct next_jiffies {
-	uint64_t local, global;
-	bool has_local, has_global;
+	struct timer_events ev;
 	bool near; /* the first is at most a tick away: the CPU stays awake */
 };
 
@@ -36,14 +32,14 @@ enum next_caller {
 
 /*
  * The next events of the CPU of @local and @global at @basej.  If the
- * first one is at most a tick away, it goes to n->local alone (n->near:
- * the CPU stays awake) and, for a NEXT_REMOTE caller, also to n->global
+ * first one is at most a tick away, it goes to n->ev.local alone (n->near:
+ * the CPU stays awake) and, for a NEXT_REMOTE caller, also to n->ev.global
  * if it is a movable one: a remote CPU serves only the global base and
  * would lose it.  Else local is the first pinned event and global the
  * first movable one only if it comes before local.
  *
  * NEXT_HAND_OVER: a movable first event a tick away, with the first
- * pinned one later, is not near: it goes to n->global for the hierarchy,
+ * pinned one later, is not near: it goes to n->ev.global for the hierarchy,
  * whose active CPUs' ticks serve it, and this CPU may idle.  Linux keeps
  * the tick then (tmigr_wake=linux), and the CPU wakes at the next tick for
  * a timer that a busy CPU would have run anyway (docs/tmigr-wake.md).
@@ -77,49 +73,37 @@ static bool next_events(struct timer_base *local, struct timer_base *global,
 	    !(caller == NEXT_HAND_OVER && !local_first &&
 	      (!local->timers_pending ||
 	       timer_after(local->next_expiry, basej + 1)))) {
-		n->local = timer_before(*first, basej) ? basej : *first;
-		n->has_local = true;
+		n->ev.local = timer_before(*first, basej) ? basej : *first;
+		n->ev.has_local = true;
 		n->near = true;
 		if (caller == NEXT_REMOTE && !local_first) {
-			n->global = n->local;
-			n->has_global = true;
+			n->ev.global = n->ev.local;
+			n->ev.has_global = true;
 		}
 		return true;
 	}
-	n->local = local->next_expiry;
-	n->has_local = local->timers_pending;
-	n->global = global->next_expiry;
-	n->has_global = !local_first;
+	if (local->timers_pending) {
+		n->ev.local = local->next_expiry;
+		n->ev.has_local = true;
+	}
+	if (!local_first) {
+		n->ev.global = global->next_expiry;
+		n->ev.has_global = true;
+	}
 	return true;
 }
 
-/* A real event at jiffy TIMER_EVENT_NONE is reported a jiffy early. */
-static uint64_t event_jiffy(uint64_t j, bool has)
-{
-	if (!has)
-		return TIMER_EVENT_NONE;
-	return j == TIMER_EVENT_NONE ? j - 1 : j;
-}
-
-static void to_timer_events(const struct next_jiffies *n,
-			    struct timer_events *tevt)
-{
-	tevt->local = event_jiffy(n->local, n->has_local);
-	tevt->global = event_jiffy(n->global, n->has_global);
-}
-
-/* ns of event @j if @has, else TMIGR_NONE_NS; @j may be TIMER_EVENT_NONE. */
+/* ns of event @j if @has, else TMIGR_NONE_NS. */
 static uint64_t event_ns(uint64_t j, bool has, uint64_t basej, uint64_t basem)
 {
-	return has ? timer_jiffy_ns(j, basej, basem) : TMIGR_NONE_NS;
+	return has ? timer_jiffies_to_ns(j, basej, basem) : TMIGR_NONE_NS;
 }
 
 /**
  * fetch_next_timer_interrupt - next local and global events of CPU @cpu
  * @cpu: any CPU
  * @basej: current jiffies
- * @tevt: result; deferrable timers never appear in it.  An event at jiffy
- *	TIMER_EVENT_NONE (jiffies wrap) is reported one jiffy early.
+ * @tevt: result; deferrable timers never appear in it
  *
  * Pre: @cpu's base locks not held by the caller.
  */
@@ -133,7 +117,7 @@ void fetch_next_timer_interrupt(unsigned int cpu, uint64_t basej,
 	next_events(cpu_base(cpu, BASE_LOCAL), cpu_base(cpu, BASE_GLOBAL),
 		    basej, NEXT_LOCAL, &n, &first);
 	timer_unlock_remote_bases(cpu);
-	to_timer_events(&n, tevt);
+	*tevt = n.ev;
 }
 
 /*
@@ -194,7 +178,7 @@ void fetch_next_timer_interrupt_remote(uint64_t basej,
 
 	next_events(cpu_base(cpu, BASE_LOCAL), cpu_base(cpu, BASE_GLOBAL),
 		    basej, NEXT_REMOTE, &n, &first);
-	to_timer_events(&n, tevt);
+	*tevt = n.ev;
 }
 
 /**
@@ -250,9 +234,8 @@ uint64_t timer_nohz_next_event(uint64_t basej, uint64_t basem, bool *stop)
 			    &n, &first) ||
 	       !n.near;
 	was_idle = local->is_idle;
-	/* In ns, jiffy TIMER_EVENT_NONE is an ordinary time. */
-	local_ns = event_ns(n.local, n.has_local, basej, basem);
-	global_ns = event_ns(n.global, n.has_global, basej, basem);
+	local_ns = event_ns(n.ev.local, n.ev.has_local, basej, basem);
+	global_ns = event_ns(n.ev.global, n.ev.has_global, basej, basem);
 
 	if (idle && pull) {
 		/* Under the base locks, so a remote expiry sees one state. */

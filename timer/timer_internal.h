@@ -54,7 +54,6 @@ static inline struct timer_base *cpu_base(unsigned int cpu, unsigned int idx)
 	return &timer_cpus[cpu].bases[idx];
 }
 
-uint64_t timer_jiffy_ns(uint64_t j, uint64_t basej, uint64_t basem);
 void timer_recalc_next_expiry(struct timer_base *base);
 void __forward_timer_base(struct timer_base *base, uint64_t basej);
 void __run_timers(struct timer_base *base, unsigned long *flags);

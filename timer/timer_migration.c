@@ -593,16 +593,17 @@ static void tmigr_handle_remote_cpu(unsigned int cpu, uint64_t now,
 	 */
 	basem = now > timer_tick_ns() ? now - (timer_tick_ns() - 1) : 0;
 	data = (struct tmigr_walk){
-		.nextexp = timer_jiffies_to_ns(tevt.global, basej, basem),
+		.nextexp = tevt.has_global ? timer_jiffies_to_ns(tevt.global,
+								 basej, basem) :
+					     TMIGR_NONE_NS,
 		.firstexp = TMIGR_NONE_NS,
 		.evt = &tmc->cpuevt,
 		.remote = true,
 	};
 	/*
-	 * Due but not expired: its base was being expired elsewhere, or it
-	 * sits at jiffy TIMER_EVENT_NONE and is reported a jiffy early.
-	 * Look again next jiffy; queued as due now, this walk would pull
-	 * it again at once, forever.
+	 * Due but not expired: its base was being expired elsewhere.  Look
+	 * again next jiffy; queued as due now, this walk would pull it
+	 * again at once, forever.
 	 */
 	if (data.nextexp <= now)
 		data.nextexp = now + timer_tick_ns();

@@ -541,8 +541,7 @@ void sim_fault_check(struct sim *s)
 			sim_violation(s, (int)cpu, (int)c->head->id,
 				      "offline CPU holds a timer");
 		fetch_next_timer_interrupt(cpu, s->now_j, &tevt);
-		if (tevt.local != TIMER_EVENT_NONE ||
-		    tevt.global != TIMER_EVENT_NONE)
+		if (tevt.has_local || tevt.has_global)
 			sim_violation(
 				s, (int)cpu, -1,
 				"offline CPU's bases have events (local %llu, global %llu)",

@@ -193,17 +193,6 @@ void sim_note_wakeup(struct sim *s, unsigned int cpu)
 		note_wakeup(s, cpu, true);
 }
 
-/*
- * timer/ reports a bucket due at jiffy UINT64_MAX (its "no event" value)
- * one jiffy early: the wake-up that allows, or SIM_NONE.
- */
-static uint64_t wrap_early(const struct sim *s, uint64_t ns)
-{
-	if (ns == SIM_NONE || sim_ns2j(s, ns) != UINT64_MAX)
-		return SIM_NONE;
-	return ns - s->tick_ns;
-}
-
 /* "j<jiffy>" of a ns time for messages, or "never". */
 static const char *jstr(const struct sim *s, uint64_t ns, char *buf, size_t len)
 {
@@ -233,13 +222,12 @@ static enum sim_wake classify(struct sim *s, unsigned int cpu, uint64_t wake)
 			jstr(s, gb, b1, 32), jstr(s, wake, b2, 32));
 	if (wake == SIM_NONE)
 		return WAKE_NONE;
-	if (wake == lb || wake == wrap_early(s, lb))
+	if (wake == lb)
 		return WAKE_LOCAL;
-	if (!pull && (wake == gb || wake == wrap_early(s, gb)))
+	if (!pull && wake == gb)
 		return WAKE_GLOBAL;
 	/* Pull: an isolated CPU wakes for its own event when none pulls. */
-	if (pull && host_cpu_isolated[cpu] &&
-	    (wake == gb || wake == wrap_early(s, gb)))
+	if (pull && host_cpu_isolated[cpu] && wake == gb)
 		return WAKE_GLOBAL;
 	if (pull && sim_hierarchy_idle()) {
 		sim_empty_armed(s, cpu);

@@ -39,17 +39,30 @@ static void teardown(void)
 
 /*
  * This CPU idles as the kernel's idle path does (timer_nohz_next_event():
- * bases forwarded, idle unless an event is within a tick); returns the
- * split next events then, and tevt->local, the event it must serve itself.
+ * bases forwarded, idle unless an event is within a tick); *@tevt is the
+ * split next events then.
  */
-static uint64_t idle_this_cpu(uint64_t basej, struct timer_events *tevt)
+static void idle_this_cpu(uint64_t basej, struct timer_events *tevt)
 {
 	bool stop;
 
 	timer_nohz_next_event(basej, 0, &stop);
 	fetch_next_timer_interrupt(smp_processor_id(), basej, tevt);
-	return tevt->local;
 }
+
+/* Event @field of @tevt is there, at jiffy @want. */
+#define expect_event(tevt, field, want)                  \
+	do {                                             \
+		ck_assert((tevt).has_##field);           \
+		ck_assert_uint_eq((tevt).field, (want)); \
+	} while (0)
+
+/* There is no event @field in @tevt: its flag says so, its jiffy is 0. */
+#define expect_no_event(tevt, field)                \
+	do {                                        \
+		ck_assert(!(tevt).has_##field);     \
+		ck_assert_uint_eq((tevt).field, 0); \
+	} while (0)
 
 static unsigned int depth_for(unsigned int hz)
 {
@@ -158,8 +171,8 @@ static void check_level(unsigned int hz, uint64_t j0, uint64_t d)
 	ck_assert_int_eq(mod_timer(&r.t, e), 0);
 	ck_assert(timer_pending(&r.t));
 	fetch_next_timer_interrupt(0, j0, &tevt);
-	ck_assert_uint_eq(tevt.local, TIMER_EVENT_NONE);
-	ck_assert_uint_eq(tevt.global, want);
+	expect_no_event(tevt, local);
+	expect_event(tevt, global, want);
 	if (d < 4096) {
 		advance_to(want - 1);
 	} else {
@@ -232,7 +245,7 @@ START_TEST(far_timer_clamped_to_cutoff)
 			rec_init(&r, rec_cb, TIMER_PINNED);
 			mod_timer(&r.t, j0 + cutoff_for(hz) + far[i]);
 			fetch_next_timer_interrupt(0, j0, &tevt);
-			ck_assert_uint_eq(tevt.local, want);
+			expect_event(tevt, local, want);
 			ck_assert_uint_le(want - j0, cutoff_for(hz));
 			jump_to(want - 1);
 			ck_assert_uint_eq(r.fired, 0);
@@ -418,7 +431,7 @@ START_TEST(next_event_split_local_global)
 {
 	struct rec pinned, global, def;
 	struct timer_events tevt;
-	uint64_t j0 = 10000, next;
+	uint64_t j0 = 10000;
 
 	setup(2, 1000, j0);
 	rec_init(&pinned, rec_cb, TIMER_PINNED);
@@ -427,40 +440,39 @@ START_TEST(next_event_split_local_global)
 
 	mod_timer(&def.t, j0 + 5);
 	fetch_next_timer_interrupt(0, j0, &tevt);
-	ck_assert_uint_eq(tevt.local, TIMER_EVENT_NONE);
-	ck_assert_uint_eq(tevt.global, TIMER_EVENT_NONE);
+	expect_no_event(tevt, local);
+	expect_no_event(tevt, global);
 
 	/* Global first: both reported. */
 	mod_timer(&pinned.t, j0 + 40);
 	mod_timer(&global.t, j0 + 20);
 	fetch_next_timer_interrupt(0, j0, &tevt);
-	ck_assert_uint_eq(tevt.local, j0 + 41);
-	ck_assert_uint_eq(tevt.global, j0 + 21);
+	expect_event(tevt, local, j0 + 41);
+	expect_event(tevt, global, j0 + 21);
 
 	/* Local first: the CPU wakes anyway, global not reported. */
 	mod_timer(&global.t, j0 + 60);
 	fetch_next_timer_interrupt(0, j0, &tevt);
-	ck_assert_uint_eq(tevt.local, j0 + 41);
-	ck_assert_uint_eq(tevt.global, TIMER_EVENT_NONE);
+	expect_event(tevt, local, j0 + 41);
+	expect_no_event(tevt, global);
 
 	/* Only global. */
 	timer_delete(&pinned.t);
-	next = idle_this_cpu(j0, &tevt);
-	ck_assert_uint_eq(next, TIMER_EVENT_NONE);
-	ck_assert_uint_eq(tevt.local, TIMER_EVENT_NONE);
-	ck_assert_uint_eq(tevt.global, j0 + 61);
+	idle_this_cpu(j0, &tevt);
+	expect_no_event(tevt, local);
+	expect_event(tevt, global, j0 + 61);
 	timer_clear_idle();
 
 	/* Within a tick: all of it is local, and the CPU stays awake. */
 	mod_timer(&global.t, j0);
 	fetch_next_timer_interrupt(0, j0, &tevt);
-	ck_assert_uint_eq(tevt.local, j0 + 1);
-	ck_assert_uint_eq(tevt.global, TIMER_EVENT_NONE);
+	expect_event(tevt, local, j0 + 1);
+	expect_no_event(tevt, global);
 
 	/* Other CPU's view is its own. */
 	fetch_next_timer_interrupt(1, j0, &tevt);
-	ck_assert_uint_eq(tevt.local, TIMER_EVENT_NONE);
-	ck_assert_uint_eq(tevt.global, TIMER_EVENT_NONE);
+	expect_no_event(tevt, local);
+	expect_no_event(tevt, global);
 }
 END_TEST
 
@@ -480,8 +492,8 @@ START_TEST(add_timer_on_unpinned_warns_once_and_queues)
 	ck_assert_uint_eq(host_warn_printed, 1);
 	ck_assert(a.t.flags & TIMER_PINNED);
 	fetch_next_timer_interrupt(2, 0, &tevt);
-	ck_assert_uint_eq(tevt.local, 31);
-	ck_assert_uint_eq(tevt.global, TIMER_EVENT_NONE);
+	expect_event(tevt, local, 31);
+	expect_no_event(tevt, global);
 	advance_to(100);
 	ck_assert_uint_eq(a.fired, 1);
 	ck_assert_uint_eq(b.fired, 1);
@@ -500,7 +512,8 @@ START_TEST(pinned_timer_on_idle_cpu_sends_one_ipi)
 	host_set_cpu(1);
 	rec_init(&own, rec_cb, TIMER_PINNED);
 	mod_timer(&own.t, j0 + 100);
-	ck_assert_uint_eq(idle_this_cpu(j0, &tevt), bucket_expiry(j0 + 100, 1));
+	idle_this_cpu(j0, &tevt);
+	expect_event(tevt, local, bucket_expiry(j0 + 100, 1));
 	host_cpu_idle[1] = true;
 	host_set_cpu(0);
 
@@ -550,14 +563,14 @@ START_TEST(global_timers_expire_remotely)
 	mod_timer(&r.t, 500);
 	idle_this_cpu(0, &tevt);
 	/* 500 is level 1: rounded up to a multiple of 8. */
-	ck_assert_uint_eq(tevt.global, 504);
+	expect_event(tevt, global, 504);
 	host_set_cpu(0);
 
 	timer_lock_remote_bases(1);
 	fetch_next_timer_interrupt_remote(0, &tevt, 1);
 	timer_unlock_remote_bases(1);
-	ck_assert_uint_eq(tevt.global, 504);
-	ck_assert_uint_eq(tevt.local, TIMER_EVENT_NONE);
+	expect_event(tevt, global, 504);
+	expect_no_event(tevt, local);
 
 	host_set_jiffies(503);
 	timer_expire_remote(1);
@@ -729,10 +742,10 @@ START_TEST(jiffies_to_ns_from_a_base)
 	setup(1, 250, 0);
 	ck_assert_uint_eq(timer_tick_ns(), 4000000);
 	ck_assert_uint_eq(timer_jiffies_to_ns(105, 100, 7000), 7000 + 20000000);
-	/* Past jiffies are due now; none stays none. */
+	/* Past jiffies are due now; UINT64_MAX is an ordinary jiffy. */
 	ck_assert_uint_eq(timer_jiffies_to_ns(99, 100, 7000), 7000);
-	ck_assert_uint_eq(timer_jiffies_to_ns(TIMER_EVENT_NONE, 100, 7000),
-			  UINT64_MAX);
+	ck_assert_uint_eq(timer_jiffies_to_ns(UINT64_MAX, UINT64_MAX - 3, 7000),
+			  7000 + 3 * 4000000ull);
 	/* Across the jiffies wrap. */
 	ck_assert_uint_eq(timer_jiffies_to_ns(2, UINT64_MAX - 1, 0),
 			  4 * 4000000ull);
@@ -750,13 +763,13 @@ START_TEST(remote_fetch_reports_a_near_global_event)
 	mod_timer(&r.t, 100); /* bucket 101: within a tick */
 	host_set_cpu(0);
 	fetch_next_timer_interrupt(1, 100, &tevt);
-	ck_assert_uint_eq(tevt.local, 101);
-	ck_assert_uint_eq(tevt.global, TIMER_EVENT_NONE);
+	expect_event(tevt, local, 101);
+	expect_no_event(tevt, global);
 	/* A remote CPU serves the global base only: it must see it. */
 	timer_lock_remote_bases(1);
 	fetch_next_timer_interrupt_remote(100, &tevt, 1);
 	timer_unlock_remote_bases(1);
-	ck_assert_uint_eq(tevt.global, 101);
+	expect_event(tevt, global, 101);
 }
 END_TEST
 
@@ -770,11 +783,10 @@ START_TEST(event_at_the_last_jiffy_before_wrap_is_seen)
 	setup(1, 1000, j0);
 	timer_set_model(TIMER_MODEL_LOCAL);
 	rec_init(&r, rec_cb, TIMER_PINNED);
-	/* Level 0: the bucket is expires + 1 == TIMER_EVENT_NONE. */
+	/* Level 0: the bucket is expires + 1 == UINT64_MAX, a legal jiffy. */
 	mod_timer(&r.t, UINT64_MAX - 1);
 	fetch_next_timer_interrupt(0, j0, &tevt);
-	/* A jiffy early, as timer_events cannot say TIMER_EVENT_NONE. */
-	ck_assert_uint_eq(tevt.local, UINT64_MAX - 1);
+	expect_event(tevt, local, UINT64_MAX);
 	wake = timer_nohz_next_event(j0, 0, &stop);
 	ck_assert(stop);
 	ck_assert_uint_eq(wake, 10 * timer_tick_ns()); /* exact in ns */

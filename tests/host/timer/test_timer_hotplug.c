@@ -36,16 +36,15 @@ static void teardown(void)
 
 /*
  * This CPU idles as the kernel's idle path does (timer_nohz_next_event():
- * bases forwarded, idle unless an event is within a tick); returns the
- * split next events then, and tevt->local, the event it must serve itself.
+ * bases forwarded, idle unless an event is within a tick); *@tevt is the
+ * split next events then.
  */
-static uint64_t idle_this_cpu(uint64_t basej, struct timer_events *tevt)
+static void idle_this_cpu(uint64_t basej, struct timer_events *tevt)
 {
 	bool stop;
 
 	timer_nohz_next_event(basej, 0, &stop);
 	fetch_next_timer_interrupt(smp_processor_id(), basej, tevt);
-	return tevt->local;
 }
 
 struct hrec {
