@@ -216,20 +216,14 @@ static void print_cpu_stats(void)
 	}
 }
 
-void kmain(uint32_t magic, uint32_t info_phys);
-void kmain(uint32_t magic, uint32_t info_phys)
+/*
+ * The loader's boot information, the command line, the self-test names and
+ * the scenario: bad input ends the boot with its message and EXIT_FAIL,
+ * before anything is brought up.
+ */
+static void parse_boot_args(uint32_t magic, uint32_t info_phys)
 {
 	char err[160];
-	unsigned failed;
-	int cal;
-
-	boot_time_entry();
-	uart_init();
-	printk("\n# tinykernel: x86_64 timer pull-model kernel\n");
-	paging_register_guard(boot_stack_guard);
-	gdt_init_boot_cpu();
-	idt_init();
-	pic_disable();
 
 	if (bootinfo_parse(magic, info_phys, boot_phys_map, &boot_info, err,
 			   sizeof(err)))
@@ -245,17 +239,13 @@ void kmain(uint32_t magic, uint32_t info_phys)
 		debug_exit(EXIT_FAIL);
 	if (scenario_parse(boot_opts.scenario, &scenario, err, sizeof(err)))
 		fail_boot(err);
+}
 
-	mm_init();
-	boot_phase_done(BOOT_PHASE_MEMORY);
-	printk("# boot proto=multiboot%d cmdline=\"%s\" free_kib=%lu\n",
-	       boot_info.proto, boot_info.cmdline,
-	       (unsigned long)(pmm_free_pages() * (PAGE_SIZE / 1024)));
+/* The TSC, calibrated against the PIT: every clock_ns() reads it. */
+static void clocksource_init(void)
+{
+	int cal = tsc_calibrate();
 
-	if (topology_init())
-		debug_exit(EXIT_FAIL);
-	boot_phase_done(BOOT_PHASE_ACPI);
-	cal = tsc_calibrate();
 	if (cal == -EAGAIN)
 		panic("clock: the host stalled every PIT window (%u), cannot "
 		      "calibrate the TSC",
@@ -266,12 +256,11 @@ void kmain(uint32_t magic, uint32_t info_phys)
 	printk("# clock source=tsc calibrated_by=pit tsc_khz=%lu "
 	       "stalled_windows=%u\n",
 	       tsc_hz() / 1000, tsc_calibration_stalls());
+}
 
-	lapic_init(acpi_topo.lapic_phys);
-	cpus_init();
-	apply_isolcpus();
-	trace_init(); /* before timers_init(): the tree is traced */
-	irq_init();
+/* The boot CPU's LAPIC timer, calibrated, in the mode clockevent= asks. */
+static void clockevent_init(void)
+{
 	lapic_enable();
 	lapic_timer_calibrate();
 	if (lapic_clockevent_select(boot_opts.clockevent != CLOCKEVENT_ONESHOT,
@@ -283,6 +272,40 @@ void kmain(uint32_t magic, uint32_t info_phys)
 	       lapic_timer_rate() / 1000,
 	       (unsigned long)lapic_timer_rate_error_ppm(),
 	       lapic_clockevent_mode());
+}
+
+void kmain(uint32_t magic, uint32_t info_phys);
+void kmain(uint32_t magic, uint32_t info_phys)
+{
+	unsigned failed;
+
+	boot_time_entry();
+	uart_init();
+	printk("\n# tinykernel: x86_64 timer pull-model kernel\n");
+	paging_register_guard(boot_stack_guard);
+	gdt_init_boot_cpu();
+	idt_init();
+	pic_disable();
+
+	parse_boot_args(magic, info_phys);
+
+	mm_init();
+	boot_phase_done(BOOT_PHASE_MEMORY);
+	printk("# boot proto=multiboot%d cmdline=\"%s\" free_kib=%lu\n",
+	       boot_info.proto, boot_info.cmdline,
+	       (unsigned long)(pmm_free_pages() * (PAGE_SIZE / 1024)));
+
+	if (topology_init())
+		debug_exit(EXIT_FAIL);
+	boot_phase_done(BOOT_PHASE_ACPI);
+	clocksource_init();
+
+	lapic_init(acpi_topo.lapic_phys);
+	cpus_init();
+	apply_isolcpus();
+	trace_init(); /* before timers_init(): the tree is traced */
+	irq_init();
+	clockevent_init();
 	boot_phase_done(BOOT_PHASE_CLOCK);
 	timers_init();
 	timers_cpu_online();

@@ -21,7 +21,7 @@
 #include "timer/timer_migration.h"
 #include "timer/timer_peek.h"
 
-#define CHECK_EVERY_NS 1000000000ULL
+#define CHECK_EVERY_NS NSEC_PER_SEC
 
 struct wd_cpu *wd_cpus;
 uint64_t wd_stall_ns;
@@ -41,7 +41,7 @@ void watchdog_init(unsigned int seconds)
 		printk("# watchdog off: no memory for %u CPUs\n", nr_cpus);
 		return;
 	}
-	wd_stall_ns = seconds * 1000000000ULL;
+	wd_stall_ns = seconds * NSEC_PER_SEC;
 	WRITE_ONCE(next_check_ns, clock_ns() + CHECK_EVERY_NS);
 	printk("# watchdog stall_s=%u\n", seconds);
 }

@@ -13,6 +13,7 @@
 #include "kernel/panic.h"
 #include "kernel/printk.h"
 #include "kernel/watchdog.h"
+#include "lib/atomic.h"
 
 struct idt_gate {
 	uint16_t off_lo;
@@ -100,19 +101,25 @@ void idt_init(void)
 	idt_load();
 }
 
-static volatile int expect_vec = -1;
-static volatile unsigned expect_len;
-static volatile unsigned expect_hits;
+/*
+ * An expected trap: written by the test, read and cleared by the handler
+ * on the same CPU, which the compiler cannot see: marked accesses only.
+ * The length first, published by the vector, so the handler never sees
+ * the vector without it.
+ */
+static int expect_vec = -1;
+static unsigned expect_len;
+static unsigned expect_hits;
 
 void trap_expect(unsigned vector, unsigned insn_len)
 {
-	expect_len = insn_len;
-	expect_vec = (int)vector;
+	WRITE_ONCE(expect_len, insn_len);
+	smp_store_release(&expect_vec, (int)vector);
 }
 
 unsigned trap_expected_hits(void)
 {
-	return expect_hits;
+	return READ_ONCE(expect_hits);
 }
 
 /*
@@ -176,12 +183,12 @@ void exception_dispatch(struct trap_frame *f)
 	/* The watchdog asked this CPU where it is (kernel/watchdog.h). */
 	if (f->vector == X86_VEC_NMI && watchdog_nmi(f))
 		return;
-	if ((int)f->vector == expect_vec) {
-		expect_vec = -1;
-		expect_hits++;
+	if ((int)f->vector == smp_load_acquire(&expect_vec)) {
+		WRITE_ONCE(expect_vec, -1);
+		WRITE_ONCE(expect_hits, expect_hits + 1);
 		/* #BP is a trap: RIP is already past the int3. */
 		if (f->vector != X86_VEC_BP)
-			f->rip += expect_len;
+			f->rip += READ_ONCE(expect_len);
 		return;
 	}
 	/* Another CPU's panic stopping us; or one fault among many. */
