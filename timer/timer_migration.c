@@ -179,6 +179,64 @@ static void tmigr_evt_follow_cpu(struct tmigr_event *evt,
 }
 
 /*
+ * Bring @group's queue up to date with @evt, which stands for a child
+ * whose first event is @first, due at @nextexp (@ignore: none).  Returns
+ * true if nothing above needs to hear of it.  Pre: group->lock held.
+ */
+static bool tmigr_queue_child_event(struct tmigr_group *group,
+				    struct tmigr_event *evt,
+				    const struct tmigr_event *first,
+				    uint64_t nextexp, bool ignore,
+				    bool group_active, bool remote)
+{
+	if (tq_queued(&evt->nextevt)) {
+		if (evt->nextevt.key == nextexp && !ignore) {
+			/*
+			 * Same expiry, maybe another CPU's event now: the
+			 * CPU field must follow or the migrator pulls a CPU
+			 * with nothing due (docs/races.md, "Same expiry on
+			 * another CPU").
+			 */
+			tmigr_evt_follow_cpu(evt, first);
+			return false;
+		}
+		tq_del(&group->events, &evt->nextevt);
+	}
+	if (!ignore) {
+		evt->nextevt.key = nextexp;
+		tmigr_evt_follow_cpu(evt, first);
+		tq_add(&group->events, &evt->nextevt);
+	}
+	tmigr_next_groupevt(group);
+	/*
+	 * After a remote expiry an idle group's remaining events must still
+	 * travel up, even if this child has none left.
+	 */
+	return ignore && (!remote || group_active);
+}
+
+/*
+ * At a root with no migrator the whole tree is idle: the walk ends, and
+ * the CPU of this walk must wake for the root's first event, unless
+ * another idle CPU already does (tmigr_wake.c).  After a remote expiry
+ * tmigr_handle_remote_up() finds it itself.  Returns true if the walk
+ * ends here.  Pre: group->lock held.
+ */
+static bool tmigr_update_toplvl(struct tmigr_group *group,
+				union tmigr_state groupstate,
+				struct tmigr_walk *data)
+{
+	if (data->parent || groupstate.migrator != TMIGR_NONE)
+		return false;
+	if (!data->remote) {
+		data->firstexp = tmigr_wake_decide(
+			data->tmc, group->next_expiry, !data->leaving);
+		data->decided = true;
+	}
+	return true;
+}
+
+/*
  * Put @group's current view of a child's event in its queue: the event of
  * the CPU of the walk (@child NULL) or @child's group event.  Returns true
  * if nothing above needs to hear of it.  Both states are read under the
@@ -190,8 +248,8 @@ bool tmigr_update_events(struct tmigr_group *group, struct tmigr_group *child,
 			 struct tmigr_walk *data)
 {
 	struct tmigr_event *evt, *first_childevt;
-	union tmigr_state childstate, groupstate;
-	bool remote = data->remote, walk_done = false, ignore;
+	union tmigr_state childstate = { .state = 0 }, groupstate;
+	bool walk_done, ignore;
 	uint64_t nextexp;
 
 	if (child) {
@@ -203,8 +261,9 @@ bool tmigr_update_events(struct tmigr_group *group, struct tmigr_group *child,
 		data->group_active = groupstate.active;
 		if (childstate.active) {
 			/* Its migrator handles its events. */
-			walk_done = true;
-			goto unlock;
+			spin_unlock(&group->lock);
+			spin_unlock(&child->lock);
+			return true;
 		}
 		first_childevt = tmigr_next_groupevt(child);
 		nextexp = child->next_expiry;
@@ -228,7 +287,7 @@ bool tmigr_update_events(struct tmigr_group *group, struct tmigr_group *child,
 		 * may appear in between (docs/races.md, "Parent pointer
 		 * read twice").
 		 */
-		if (ignore && !remote && data->parent) {
+		if (ignore && !data->remote && data->parent) {
 			data->group_active = true; /* nothing to pass up */
 			return true;
 		}
@@ -238,52 +297,13 @@ bool tmigr_update_events(struct tmigr_group *group, struct tmigr_group *child,
 		data->group_active = groupstate.active;
 	}
 
-	if (tq_queued(&evt->nextevt)) {
-		if (evt->nextevt.key == nextexp && !ignore) {
-			/*
-			 * Same expiry, maybe another CPU's event now: the
-			 * CPU field must follow or the migrator pulls a CPU
-			 * with nothing due (docs/races.md, "Same expiry on
-			 * another CPU").
-			 */
-			tmigr_evt_follow_cpu(evt, first_childevt);
-			goto check_toplvl;
-		}
-		tq_del(&group->events, &evt->nextevt);
-	}
-
-	if (ignore) {
-		/*
-		 * After a remote expiry an idle group's remaining events
-		 * must still travel up, even if this child has none left.
-		 */
-		if (!remote || groupstate.active)
-			walk_done = true;
-	} else {
-		evt->nextevt.key = nextexp;
-		tmigr_evt_follow_cpu(evt, first_childevt);
-		tq_add(&group->events, &evt->nextevt);
-	}
-	tmigr_next_groupevt(group);
-
-check_toplvl:
-	if (!data->parent && groupstate.migrator == TMIGR_NONE) {
+	walk_done = tmigr_queue_child_event(group, evt, first_childevt, nextexp,
+					    ignore, groupstate.active,
+					    data->remote);
+	if (tmigr_update_toplvl(group, groupstate, data))
 		walk_done = true;
-		/*
-		 * The whole tree is idle: the CPU of this walk must wake for
-		 * the root's first event, unless another idle CPU already
-		 * does (tmigr_wake.c).  After a remote expiry
-		 * tmigr_handle_remote_up() finds it itself.
-		 */
-		if (!remote) {
-			data->firstexp = tmigr_wake_decide(
-				data->tmc, group->next_expiry, !data->leaving);
-			data->decided = true;
-		}
-	}
 	trace_tmigr_update_events(child, group, childstate, groupstate, nextexp,
 				  evt);
-unlock:
 	spin_unlock(&group->lock);
 	if (child)
 		spin_unlock(&child->lock);
@@ -533,16 +553,12 @@ uint64_t tmigr_cpu_new_timer(uint64_t nextexp)
 /* ---- remote expiry ---- */
 
 /*
- * Expire the due global timers of idle CPU @cpu here and queue its next
- * global event again.
+ * Claim idle CPU @cpu's due event for a remote expiry here; false if it is
+ * not ours to expire.
  */
-static void tmigr_handle_remote_cpu(unsigned int cpu, uint64_t now,
-				    uint64_t basej)
+static bool tmigr_remote_claim(struct tmigr_cpu *tmc, uint64_t now)
 {
-	struct tmigr_cpu *tmc = &tmigr_cpus[cpu];
-	struct tmigr_walk data;
-	struct timer_events tevt;
-	uint64_t basem;
+	bool claimed;
 
 	timer_env_race_point(TMIGR_RP_REMOTE_CPU);
 	spin_lock(&tmc->lock);
@@ -551,38 +567,30 @@ static void tmigr_handle_remote_cpu(unsigned int cpu, uint64_t now,
 	 * at it.  ignore: it woke up and serves itself.  Not due: its event
 	 * changed and whoever changed it has queued it.
 	 */
-	if (!tmc->online || tmc->remote || READ_ONCE(tmc->cpuevt.ignore) ||
-	    now < tmc->cpuevt.nextevt.key) {
-		spin_unlock(&tmc->lock);
-		return;
+	claimed = tmc->online && !tmc->remote &&
+		  !READ_ONCE(tmc->cpuevt.ignore) &&
+		  now >= tmc->cpuevt.nextevt.key;
+	if (claimed) {
+		trace_tmigr_handle_remote_cpu(tmc);
+		tmc->remote = true;
+		/* One in the armed table keeps its duty: it wakes anyway. */
+		if (!READ_ONCE(tmc->armed))
+			WRITE_ONCE(tmc->wakeup, TMIGR_NONE_NS);
 	}
-	trace_tmigr_handle_remote_cpu(tmc);
-	tmc->remote = true;
-	/* One in the armed table keeps its duty: it wakes anyway. */
-	if (!READ_ONCE(tmc->armed))
-		WRITE_ONCE(tmc->wakeup, TMIGR_NONE_NS);
-	/* Unlocked while expiring, so the CPU can leave idle meanwhile. */
 	spin_unlock(&tmc->lock);
-	timer_env_race_point(TMIGR_RP_REMOTE_UNLOCKED);
+	return claimed;
+}
 
-	/*
-	 * Also when @cpu is this CPU: time may have moved on since it ran
-	 * its own bases, and a due timer left here would be queued again
-	 * as already expired, forever (docs/races.md, "Own due timer met in
-	 * remote handling").
-	 */
-	timer_expire_remote(cpu);
-
-	/* Base locks before tmc->lock, as everywhere. */
-	timer_lock_remote_bases(cpu);
-	spin_lock(&tmc->lock);
-	if (!tmc->idle) {
-		/* Back from idle: it handles its timers and events itself. */
-		timer_unlock_remote_bases(cpu);
-		goto unlock;
-	}
-	fetch_next_timer_interrupt_remote(basej, &tevt, cpu);
-	timer_unlock_remote_bases(cpu);
+/*
+ * Queue @tmc's next global event, @tevt as read at @basej, again after a
+ * remote expiry at @now.  Pre: tmc->lock held, tmc->remote set.
+ */
+static void tmigr_remote_requeue(struct tmigr_cpu *tmc,
+				 const struct timer_events *tevt, uint64_t now,
+				 uint64_t basej)
+{
+	struct tmigr_walk data;
+	uint64_t basem;
 
 	/*
 	 * The ns time of basej's start is not known here, only that it lies
@@ -593,9 +601,10 @@ static void tmigr_handle_remote_cpu(unsigned int cpu, uint64_t now,
 	 */
 	basem = now > timer_tick_ns() ? now - (timer_tick_ns() - 1) : 0;
 	data = (struct tmigr_walk){
-		.nextexp = tevt.has_global ? timer_jiffies_to_ns(tevt.global,
-								 basej, basem) :
-					     TMIGR_NONE_NS,
+		.nextexp = tevt->has_global ?
+				   timer_jiffies_to_ns(tevt->global, basej,
+						       basem) :
+				   TMIGR_NONE_NS,
 		.firstexp = TMIGR_NONE_NS,
 		.evt = &tmc->cpuevt,
 		.remote = true,
@@ -609,7 +618,42 @@ static void tmigr_handle_remote_cpu(unsigned int cpu, uint64_t now,
 		data.nextexp = now + timer_tick_ns();
 	/* Walk even with no event left: see tmigr_update_events(). */
 	tmigr_walk_cpu(tmigr_update_events, &data, tmc);
-unlock:
+}
+
+/*
+ * Expire the due global timers of idle CPU @cpu here and queue its next
+ * global event again.
+ */
+static void tmigr_handle_remote_cpu(unsigned int cpu, uint64_t now,
+				    uint64_t basej)
+{
+	struct tmigr_cpu *tmc = &tmigr_cpus[cpu];
+	struct timer_events tevt;
+
+	if (!tmigr_remote_claim(tmc, now))
+		return;
+	/* Unlocked while expiring, so the CPU can leave idle meanwhile. */
+	timer_env_race_point(TMIGR_RP_REMOTE_UNLOCKED);
+
+	/*
+	 * Also when @cpu is this CPU: time may have moved on since it ran
+	 * its own bases, and a due timer left here would be queued again
+	 * as already expired, forever (docs/races.md, "Own due timer met in
+	 * remote handling").
+	 */
+	timer_expire_remote(cpu);
+
+	/* Base locks before tmc->lock, as everywhere. */
+	timer_lock_remote_bases(cpu);
+	spin_lock(&tmc->lock);
+	if (tmc->idle) {
+		fetch_next_timer_interrupt_remote(basej, &tevt, cpu);
+		timer_unlock_remote_bases(cpu);
+		tmigr_remote_requeue(tmc, &tevt, now, basej);
+	} else {
+		/* Back from idle: it handles its timers and events itself. */
+		timer_unlock_remote_bases(cpu);
+	}
 	tmc->remote = false;
 	spin_unlock(&tmc->lock);
 }
