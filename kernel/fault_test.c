@@ -43,7 +43,7 @@ void fault_test_allcpus(void)
 	uint64_t t0;
 
 	for (unsigned c = 0; c < nr_cpus; c++)
-		if (c != self && cpu_online[c] &&
+		if (c != self && cpu_online(c) &&
 		    smp_call_async(c, fault_on_go, 0))
 			called++;
 	t0 = clock_ns();

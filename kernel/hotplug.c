@@ -49,7 +49,7 @@ uint64_t hotplug_timers_moved(void)
 
 bool cpu_present_booted(unsigned cpu)
 {
-	return cpu < nr_cpus && per_cpu(cpu)->booted;
+	return cpu < nr_cpus && per_cpu(cpu)->hp.booted;
 }
 
 static unsigned req_state(void)
@@ -84,8 +84,8 @@ static void cpu_offline_work(void *arg)
 	    !try_cmpxchg(&req.state, &expect, REQ_RUNNING))
 		return; /* a cancelled or older request */
 	local_irq_disable();
-	smp_store_release(&cpu_online[p->cpu], 0);
-	WRITE_ONCE(p->offline, true);
+	set_cpu_online(p->cpu, false);
+	WRITE_ONCE(p->hp.offline, true);
 	tmigr_cpu_offline();
 	tick_cpu_stop();
 	req.moved = timers_cpu_dead(p->cpu, req.to);
@@ -97,13 +97,13 @@ void cpu_park(void)
 	struct percpu *p = this_cpu();
 	uint64_t t0 = clock_ns();
 
-	p->offlines++;
-	while (!smp_load_acquire(&p->online_request))
+	p->hp.offlines++;
+	while (!smp_load_acquire(&p->hp.online_request))
 		arch_cpu_idle(); /* no idle accounting: parked */
-	WRITE_ONCE(p->online_request, false);
-	p->offline_ns += clock_ns() - t0;
+	WRITE_ONCE(p->hp.online_request, false);
+	p->hp.offline_ns += clock_ns() - t0;
 	timers_cpu_up(p->cpu);
-	WRITE_ONCE(p->offline, false);
+	WRITE_ONCE(p->hp.offline, false);
 	/*
 	 * Straight back to idle, tick still stopped: the idle path arms what
 	 * the CPU must serve.  Restarting it here could leave a tick pending
@@ -114,7 +114,7 @@ void cpu_park(void)
 		tick_cpu_start();
 	if (tmigr_cpu_online())
 		panic("hotplug: CPU %u cannot rejoin the hierarchy", p->cpu);
-	smp_store_release(&cpu_online[p->cpu], 1);
+	set_cpu_online(p->cpu, true);
 }
 
 /* The checks both directions share; 0 or a code, said when @verbose. */
@@ -126,7 +126,7 @@ static int check_cpu(const char *op, unsigned cpu, bool verbose)
 			       cpu, nr_cpus - 1);
 		return -EINVAL;
 	}
-	if (!per_cpu(cpu)->booted) {
+	if (!per_cpu(cpu)->hp.booted) {
 		if (verbose)
 			printk("%s: CPU %u never came up at boot\n", op, cpu);
 		return -EINVAL;
@@ -141,7 +141,7 @@ static int check_down(unsigned cpu, bool verbose)
 
 	if (err)
 		return err;
-	if (!cpu_online[cpu]) {
+	if (!cpu_online(cpu)) {
 		if (verbose)
 			printk("cpu_down: CPU %u is already offline\n", cpu);
 		return -EALREADY;
@@ -224,7 +224,7 @@ static int cpu_down_common(unsigned cpu, bool verbose)
 
 static bool cpu_is_up(void *arg)
 {
-	return smp_load_acquire(&cpu_online[(uintptr_t)arg]);
+	return smp_load_acquire(&cpu_online_map[(uintptr_t)arg]);
 }
 
 /* Pre: hotplug_busy held, check_cpu() passed. */
@@ -232,12 +232,12 @@ static int do_cpu_up(unsigned cpu, bool verbose)
 {
 	struct percpu *p = per_cpu(cpu);
 
-	if (cpu_online[cpu] || !READ_ONCE(p->offline)) {
+	if (cpu_online(cpu) || !READ_ONCE(p->hp.offline)) {
 		if (verbose)
 			printk("cpu_up: CPU %u is already online\n", cpu);
 		return -EALREADY;
 	}
-	smp_store_release(&p->online_request, true);
+	smp_store_release(&p->hp.online_request, true);
 	arch_send_ipi(cpu, RESCHEDULE_VECTOR);
 	if (!spin_wait_until(cpu_is_up, (void *)(uintptr_t)cpu,
 			     HOTPLUG_WAIT_NS)) {

@@ -2,7 +2,7 @@
  * kernel/hotplug.h - CPU offline and online at run time.
  *
  * cpu_down(@cpu), called on another online CPU (the controller): @cpu
- * leaves the idle loop, marks itself offline (cpu_online[@cpu] = 0), leaves
+ * leaves the idle loop, marks itself offline (set_cpu_online(@cpu, false)), leaves
  * the pull hierarchy (tmigr_cpu_offline(): if it was the last active CPU it
  * hands the first global event to another online CPU), stops its tick,
  * moves every timer it holds, pinned ones included, to the controller

@@ -32,8 +32,8 @@ uint64_t cpu_idle_awake_ns(unsigned int cpu)
 	 * The stretch first: if it ends and is added to the total between
 	 * the two reads it is counted twice, never missed (an upper bound).
 	 */
-	uint64_t woke = smp_load_acquire(&p->idle_woke_ns);
-	uint64_t awake = READ_ONCE(p->idle_awake_ns);
+	uint64_t woke = smp_load_acquire(&p->idle.woke_ns);
+	uint64_t awake = READ_ONCE(p->idle.awake_ns);
 	uint64_t now = clock_ns();
 
 	return awake + (woke && now > woke ? now - woke : 0);
@@ -57,15 +57,15 @@ void cpu_idle_residency(unsigned int cpu, struct idle_residency *r)
 	bool halted;
 
 	do {
-		while ((seq = smp_load_acquire(&p->idle_seq)) & 1)
+		while ((seq = smp_load_acquire(&p->idle.seq)) & 1)
 			cpu_relax();
-		r->idle_ns = READ_ONCE(p->idle_ns);
-		r->ge1ms_ns = READ_ONCE(p->idle_1ms_ns);
-		r->ge10ms_ns = READ_ONCE(p->idle_10ms_ns);
-		halted = READ_ONCE(p->halted);
-		since = READ_ONCE(p->idle_since);
+		r->idle_ns = READ_ONCE(p->idle.ns);
+		r->ge1ms_ns = READ_ONCE(p->idle.ns_1ms);
+		r->ge10ms_ns = READ_ONCE(p->idle.ns_10ms);
+		halted = READ_ONCE(p->idle.halted);
+		since = READ_ONCE(p->idle.since);
 		smp_rmb();
-	} while (READ_ONCE(p->idle_seq) != seq);
+	} while (READ_ONCE(p->idle.seq) != seq);
 	/* Halted now: the open stretch counts, as long as it is so far. */
 	if (halted) {
 		uint64_t now = clock_ns();
@@ -109,7 +109,7 @@ unsigned idle_residency_10ms_pm(const struct idle_residency *r)
 
 bool cpu_is_idle(unsigned int cpu)
 {
-	return READ_ONCE(per_cpu(cpu)->in_idle_period);
+	return READ_ONCE(per_cpu(cpu)->idle.in_period);
 }
 
 /*
@@ -118,19 +118,19 @@ bool cpu_is_idle(unsigned int cpu)
  */
 static void idle_halt(struct percpu *p)
 {
-	p->idle_entries++;
-	WRITE_ONCE(p->idle_seq, p->idle_seq + 1);
+	p->idle.entries++;
+	WRITE_ONCE(p->idle.seq, p->idle.seq + 1);
 	smp_wmb();
-	WRITE_ONCE(p->idle_since, clock_ns());
+	WRITE_ONCE(p->idle.since, clock_ns());
 	/* Total before stretch (cpu_idle_awake_ns() reads the other way). */
-	if (p->idle_woke_ns) {
-		WRITE_ONCE(p->idle_awake_ns,
-			   p->idle_awake_ns + p->idle_since - p->idle_woke_ns);
-		smp_store_release(&p->idle_woke_ns, 0);
+	if (p->idle.woke_ns) {
+		WRITE_ONCE(p->idle.awake_ns,
+			   p->idle.awake_ns + p->idle.since - p->idle.woke_ns);
+		smp_store_release(&p->idle.woke_ns, 0);
 	}
-	WRITE_ONCE(p->halted, true);
+	WRITE_ONCE(p->idle.halted, true);
 	smp_wmb();
-	WRITE_ONCE(p->idle_seq, p->idle_seq + 1);
+	WRITE_ONCE(p->idle.seq, p->idle.seq + 1);
 	arch_cpu_idle();
 }
 
@@ -142,7 +142,7 @@ static void do_idle(bool (*done)(void *), void *arg)
 {
 	struct percpu *p = this_cpu();
 
-	WRITE_ONCE(p->in_idle_period, true);
+	WRITE_ONCE(p->idle.in_period, true);
 	for (;;) {
 		/* Short calls are served in idle, as Linux's IPI handlers. */
 		if (smp_call_run_pending(false))
@@ -150,11 +150,11 @@ static void do_idle(bool (*done)(void *), void *arg)
 		if (done ? done(arg) : smp_call_work_pending())
 			break;
 		tick_nohz_idle_stop_tick();
-		trace(idle_enter, p->tick_stopped, p->tick_next_ns);
+		trace(idle_enter, p->tick.stopped, p->tick.next_ns);
 		idle_halt(p);
 	}
-	WRITE_ONCE(p->in_idle_period, false);
-	p->idle_woke_ns = 0; /* what follows is work, not the idle path */
+	WRITE_ONCE(p->idle.in_period, false);
+	p->idle.woke_ns = 0; /* what follows is work, not the idle path */
 	tick_nohz_idle_exit();
 }
 
@@ -165,7 +165,7 @@ static __attribute__((noreturn)) void cpu_idle_loop(void)
 		do_idle(0, 0);
 		smp_call_run_pending(true);
 		/* The work was cpu_down()'s: park until cpu_up(). */
-		if (READ_ONCE(this_cpu()->offline))
+		if (READ_ONCE(this_cpu()->hp.offline))
 			cpu_park();
 	}
 }

@@ -8,10 +8,10 @@
  * stopped and the CPU stays idle in the migration hierarchy.
  *
  * The words for "idle", one each:
- *   idle period   percpu in_idle_period: idle entry to exit (cpu_is_idle());
- *   halted        percpu halted: one HLT of it, until the first interrupt
+ *   idle period   percpu idle.in_period: idle entry to exit (cpu_is_idle());
+ *   halted        percpu idle.halted: one HLT of it, until the first interrupt
  *                 (the wake the "# stat" lines count);
- *   tick stopped  percpu tick_stopped: NOHZ stopped the tick for the period;
+ *   tick stopped  percpu tick.stopped: NOHZ stopped the tick for the period;
  *   bases idle    timer/ base->is_idle: the CPU's timer bases were left
  *                 idle, so a timer queued on them remotely must wake it;
  *   inactive      timer/ tmc->idle: out of the migration hierarchy's active

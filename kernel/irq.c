@@ -18,35 +18,35 @@ static void account_wake(struct percpu *p, enum irq_source src,
 {
 	uint64_t idle;
 
-	if (!READ_ONCE(p->halted))
+	if (!READ_ONCE(p->idle.halted))
 		return;
-	WRITE_ONCE(p->idle_seq, p->idle_seq + 1);
+	WRITE_ONCE(p->idle.seq, p->idle.seq + 1);
 	smp_wmb();
-	WRITE_ONCE(p->halted, false);
+	WRITE_ONCE(p->idle.halted, false);
 	/*
 	 * The first interrupt out of HLT: jiffies may be stale if every CPU
 	 * was idle, and what this handler arms must see the current jiffy
 	 * (Linux's tick_nohz_irq_enter() does the same).
 	 */
 	tick_update_jiffies();
-	p->idle_woke_ns = clock_ns();
-	idle = p->idle_woke_ns - p->idle_since;
-	/* Under idle_seq with halted: cpu_idle_residency() sees all or none. */
-	WRITE_ONCE(p->idle_ns, p->idle_ns + idle);
+	p->idle.woke_ns = clock_ns();
+	idle = p->idle.woke_ns - p->idle.since;
+	/* Under idle.seq with idle.halted: cpu_idle_residency() sees all or none. */
+	WRITE_ONCE(p->idle.ns, p->idle.ns + idle);
 	if (idle >= NSEC_PER_MSEC)
-		WRITE_ONCE(p->idle_1ms_ns, p->idle_1ms_ns + idle);
+		WRITE_ONCE(p->idle.ns_1ms, p->idle.ns_1ms + idle);
 	if (idle >= 10 * NSEC_PER_MSEC)
-		WRITE_ONCE(p->idle_10ms_ns, p->idle_10ms_ns + idle);
+		WRITE_ONCE(p->idle.ns_10ms, p->idle.ns_10ms + idle);
 	smp_wmb();
-	WRITE_ONCE(p->idle_seq, p->idle_seq + 1);
-	WRITE_ONCE(p->last_wake_ns, p->idle_woke_ns);
-	WRITE_ONCE(p->last_wake_src, (uint8_t)src);
+	WRITE_ONCE(p->idle.seq, p->idle.seq + 1);
+	WRITE_ONCE(p->idle.last_wake_ns, p->idle.woke_ns);
+	WRITE_ONCE(p->idle.last_wake_src, (uint8_t)src);
 	if (src == IRQ_SRC_TIMER)
-		p->wakes_timer++;
+		p->idle.wakes_timer++;
 	else if (src == IRQ_SRC_IPI)
-		p->wakes_ipi++;
+		p->idle.wakes_ipi++;
 	else
-		p->wakes_other++;
+		p->idle.wakes_other++;
 	trace(idle_exit, src, vector, idle);
 }
 
@@ -55,8 +55,8 @@ bool irq_enter(enum irq_source src, unsigned int vector)
 	struct percpu *p = this_cpu();
 
 	/* Parked by cpu_down(): no tick, no softirq; count what came. */
-	if (READ_ONCE(p->offline)) {
-		p->parked_wakes++;
+	if (READ_ONCE(p->hp.offline)) {
+		p->hp.parked_wakes++;
 		return false;
 	}
 	account_wake(p, src, vector);
@@ -72,8 +72,8 @@ void irq_handle(enum irq_source src, unsigned int vector)
 		trace(ipi_receive, vector);
 	} else if (src == IRQ_SRC_TIMER) {
 		/* Stamp first: a reader that sees the count sees the stamp. */
-		WRITE_ONCE(p->last_timer_irq_ns, clock_ns());
-		smp_store_release(&p->timer_irqs, p->timer_irqs + 1);
+		WRITE_ONCE(p->tick.last_irq_ns, clock_ns());
+		smp_store_release(&p->tick.timer_irqs, p->tick.timer_irqs + 1);
 		tick_interrupt();
 	}
 	irq_exit_softirq();

@@ -193,13 +193,13 @@ static void print_cpu_stats(void)
 	for (unsigned i = 0; i < nr_cpus; i++) {
 		const struct percpu *p = per_cpu(i);
 		struct timer_cpu_stats ts;
-		uint64_t idle_ns = p->idle_ns;
+		uint64_t idle_ns = p->idle.ns;
 
-		if (!cpu_online[i])
+		if (!cpu_online(i))
 			continue;
 		/* A CPU halted right now: count its current idle period too. */
-		if (READ_ONCE(p->halted))
-			idle_ns += clock_ns() - p->idle_since;
+		if (READ_ONCE(p->idle.halted))
+			idle_ns += clock_ns() - p->idle.since;
 		timer_get_stats(i, &ts);
 		printk("# stat cpu=%u node=%u wakes=%lu wakes_timer=%lu "
 		       "wakes_ipi=%lu wakes_other=%lu idle_us=%lu ticks=%lu "
@@ -207,12 +207,14 @@ static void print_cpu_stats(void)
 		       "pulled_for=%lu offlines=%lu offline_us=%lu "
 		       "parked_wakes=%lu softirq_deferred=%lu\n",
 		       i, p->node,
-		       p->wakes_timer + p->wakes_ipi + p->wakes_other,
-		       p->wakes_timer, p->wakes_ipi, p->wakes_other,
-		       idle_ns / NSEC_PER_USEC, p->ticks, p->tick_stops,
-		       ts.expired_local, ts.expired_remote, ts.pulled_for,
-		       p->offlines, p->offline_ns / NSEC_PER_USEC,
-		       p->parked_wakes, p->softirq_deferred);
+		       p->idle.wakes_timer + p->idle.wakes_ipi +
+			       p->idle.wakes_other,
+		       p->idle.wakes_timer, p->idle.wakes_ipi,
+		       p->idle.wakes_other, idle_ns / NSEC_PER_USEC,
+		       p->tick.ticks, p->tick.stops, ts.expired_local,
+		       ts.expired_remote, ts.pulled_for, p->hp.offlines,
+		       p->hp.offline_ns / NSEC_PER_USEC, p->hp.parked_wakes,
+		       p->softirq.deferred);
 	}
 }
 

@@ -54,7 +54,7 @@ static void stop_other_cpus(int self)
 	if (!percpu_installed())
 		return;
 	for (unsigned i = 0; i < nr_cpus; i++)
-		if ((int)i != self && per_cpu(i)->booted &&
+		if ((int)i != self && per_cpu(i)->hp.booted &&
 		    lapic_send_nmi(per_cpu(i)->apic_id))
 			sent++;
 	t0 = clock_ns();

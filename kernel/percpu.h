@@ -16,40 +16,34 @@ struct percpu_call {
 	bool done;
 };
 
-struct percpu {
-	struct percpu *self;
-	unsigned cpu;
-	uint32_t apic_id;
-	unsigned node;
+/*
+ * Idle accounting (kernel/idle.h): written by this CPU, in its idle loop
+ * and by its first interrupt out of HLT; read anywhere.
+ */
+struct cpu_idle_stats {
 	/*
-	 * The idle words (kernel/idle.h): halted from just before an idle
-	 * HLT to the first interrupt after it; in_idle_period from idle
-	 * entry to exit (many HLTs); tick_stopped while NOHZ holds the tick.
+	 * halted from just before an idle HLT to the first interrupt after
+	 * it; in_period from idle entry to exit (many HLTs).
 	 */
 	bool halted;
-	/*
-	 * Added to this CPU's TSC to line it up with the boot CPU's; good to
-	 * tsc_sync_ns either way (half the kept sync round trip; 0 on CPU 0).
-	 */
-	uint64_t tsc_offset, tsc_sync_ns;
-	uint64_t idle_entries;
+	bool in_period;
+	uint64_t entries;
 	uint64_t wakes_timer, wakes_ipi, wakes_other;
-	uint64_t idle_ns, idle_since;
+	uint64_t ns, since;
 	/*
-	 * Residency (kernel/idle.h, cpu_idle_residency): of idle_ns, the HLT
-	 * stretches of at least 1 ms and at least 10 ms.  Written by this
-	 * CPU's first interrupt out of HLT, read anywhere.  idle_seq is odd
-	 * while this CPU changes halted, idle_since, idle_ns or the bins, so
-	 * that a reader sees one stretch either ended or open, never both.
+	 * Residency (cpu_idle_residency()): of ns, the HLT stretches of at
+	 * least 1 ms and at least 10 ms.  seq is odd while this CPU changes
+	 * halted, since, ns or the bins, so that a reader sees one stretch
+	 * either ended or open, never both.
 	 */
-	uint64_t idle_1ms_ns, idle_10ms_ns;
-	unsigned idle_seq;
+	uint64_t ns_1ms, ns_10ms;
+	unsigned seq;
 	/*
-	 * Out of HLT inside the idle loop (kernel/idle.h, cpu_idle_awake_ns):
-	 * when the last interrupt woke it (0: not woken from the idle loop's
-	 * HLT), and the total from such wakes to the next HLT.
+	 * Out of HLT inside the idle loop (cpu_idle_awake_ns()): when the
+	 * last interrupt woke it (0: not woken from the idle loop's HLT),
+	 * and the total from such wakes to the next HLT.
 	 */
-	uint64_t idle_woke_ns, idle_awake_ns;
+	uint64_t woke_ns, awake_ns;
 	/*
 	 * The last wake out of HLT, kept past the idle loop's exit: its
 	 * clock_ns() and its enum irq_source (kernel/scenario.c leaves out a
@@ -57,28 +51,54 @@ struct percpu {
 	 */
 	uint64_t last_wake_ns;
 	uint8_t last_wake_src;
-	uint64_t ipis_received;
+};
+
+/* The tick (kernel/tick.c) and the LAPIC timer interrupt (kernel/irq.c). */
+struct cpu_tick {
+	bool stopped;	  /* NOHZ holds the tick */
+	bool nohz_asked;  /* timer_nohz_next_event() this period */
+	uint64_t next_ns; /* LAPIC armed for, TMIGR_NONE_NS if not */
+	uint64_t ticks, stops;
+	uint64_t irq_delay_ns; /* last LAPIC interrupt vs armed time */
 	uint64_t timer_irqs;
-	uint64_t last_timer_irq_ns;
-	/* smp_call_on() and smp_run_on() requests (kernel/smp_call.h). */
-	struct percpu_call call, work;
-	/* kernel/idle.c, kernel/tick.c, kernel/softirq.c */
-	unsigned core_id;    /* shared by SMT siblings */
-	bool isolated;	     /* isolcpus= */
-	bool in_idle_period; /* between idle entry and exit */
-	bool tick_stopped;
-	bool nohz_asked; /* timer_nohz_next_event() this period */
-	bool softirq_pending, in_softirq;
-	uint64_t softirq_deferred; /* passes left for the next irq exit */
-	uint64_t tick_next_ns;	   /* LAPIC armed for, TMIGR_NONE_NS */
-	uint64_t ticks, tick_stops;
-	uint64_t tick_irq_delay_ns; /* last LAPIC interrupt vs armed time */
-	/* kernel/hotplug.c */
+	uint64_t last_irq_ns;
+};
+
+/* kernel/softirq.c */
+struct cpu_softirq {
+	bool pending, running;
+	uint64_t deferred; /* passes left for the next irq exit */
+};
+
+/* kernel/hotplug.c */
+struct cpu_hotplug {
 	bool booted;	     /* came up at boot: may go and return */
 	bool offline;	     /* parked: interrupts serve nothing */
 	bool online_request; /* cpu_up() asks the parked CPU */
 	uint64_t offlines, offline_ns;
 	uint64_t parked_wakes; /* interrupts while parked */
+};
+
+/* One per CPU; each part names the file that writes it. */
+struct percpu {
+	struct percpu *self;
+	unsigned cpu;
+	uint32_t apic_id;
+	unsigned node;
+	unsigned core_id; /* shared by SMT siblings */
+	bool isolated;	  /* isolcpus= */
+	/*
+	 * Added to this CPU's TSC to line it up with the boot CPU's; good to
+	 * tsc_sync_ns either way (half the kept sync round trip; 0 on CPU 0).
+	 */
+	uint64_t tsc_offset, tsc_sync_ns;
+	uint64_t ipis_received;
+	/* smp_call_on() and smp_run_on() requests (kernel/smp_call.h). */
+	struct percpu_call call, work;
+	struct cpu_idle_stats idle;
+	struct cpu_tick tick;
+	struct cpu_softirq softirq;
+	struct cpu_hotplug hp;
 	/* kernel/panic.c: counted among the CPUs a panic stopped */
 	bool panic_stopped;
 };

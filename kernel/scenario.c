@@ -85,6 +85,7 @@ static struct {
 	struct snap *before, *after; /* the window's ends, per CPU */
 	bool stop;
 	uint64_t end_ns;
+	bool closed; /* the closing snapshots are taken */
 	struct late_hist late;
 	/*
 	 * The window's expiries for the bound (count_bound()): once
@@ -138,8 +139,8 @@ static void log_expiry(uint64_t due, uint64_t ran)
 	if (i >= sc.cap)
 		return;
 	sc.log[i] = (struct expiry){ first, ran,
-				     pc->wakes_timer + pc->wakes_ipi +
-					     pc->wakes_other,
+				     pc->idle.wakes_timer + pc->idle.wakes_ipi +
+					     pc->idle.wakes_other,
 				     pc->cpu };
 }
 
@@ -167,10 +168,17 @@ static void arm_periodic(void *arg)
 	mod_timer(&p->timer, p->expires);
 }
 
+/*
+ * A busy CPU other than this one spins past the window's end until the
+ * closing snapshots are taken.  Stopping at end_ns instead would let the
+ * whole machine go idle before them, whenever this CPU wakes late for
+ * the end (a vCPU the host did not run): the hierarchy's all-idle wakes
+ * of that gap would then be counted as the window's.
+ */
 static void busy_loop(void *arg)
 {
 	(void)arg;
-	while (clock_ns() < READ_ONCE(sc.end_ns))
+	while (!smp_load_acquire(&sc.closed))
 		cpu_relax();
 }
 
@@ -178,14 +186,14 @@ static void snapshot(unsigned cpu, struct snap *s)
 {
 	const struct percpu *p = per_cpu(cpu);
 
-	s->wakes_timer = p->wakes_timer;
-	s->wakes_ipi = p->wakes_ipi;
-	s->wakes_other = p->wakes_other;
-	s->idle_ns = p->idle_ns;
+	s->wakes_timer = p->idle.wakes_timer;
+	s->wakes_ipi = p->idle.wakes_ipi;
+	s->wakes_other = p->idle.wakes_other;
+	s->idle_ns = p->idle.ns;
 	/* A CPU halted right now: count its current idle period too. */
-	if (READ_ONCE(p->halted))
-		s->idle_ns += clock_ns() - p->idle_since;
-	s->ticks = p->ticks;
+	if (READ_ONCE(p->idle.halted))
+		s->idle_ns += clock_ns() - p->idle.since;
+	s->ticks = p->tick.ticks;
 	cpu_idle_residency(cpu, &s->res);
 	timer_get_stats(cpu, &s->ts);
 }
@@ -200,10 +208,10 @@ static void pick_busy(const struct scenario_opts *o)
 		sc.busy[o->busy[i]] = true;
 	if (o->kind == SCENARIO_BUSY_PER_NODE && !o->nbusy) {
 		for (unsigned c = 0; c < nr_cpus; c++) {
-			bool first = cpu_online[c];
+			bool first = cpu_online(c);
 
 			for (unsigned d = 0; d < c && first; d++)
-				if (cpu_online[d] &&
+				if (cpu_online(d) &&
 				    per_cpu(d)->node == per_cpu(c)->node)
 					first = false;
 			if (first)
@@ -215,7 +223,7 @@ static void pick_busy(const struct scenario_opts *o)
 int scenario_check(const struct scenario_opts *o)
 {
 	for (unsigned i = 0; i < o->nbusy; i++) {
-		if (o->busy[i] >= nr_cpus || !cpu_online[o->busy[i]]) {
+		if (o->busy[i] >= nr_cpus || !cpu_online(o->busy[i])) {
 			printk("scenario: busy CPU %u is not online (CPUs "
 			       "0-%u)\n",
 			       o->busy[i], nr_cpus - 1);
@@ -275,12 +283,13 @@ static unsigned busy_with_hotplug(const struct scenario_opts *o, uint64_t t0)
 
 		while (clock_ns() < at)
 			cpu_relax();
-		if ((cpu_online[h->cpu] ? cpu_down(h->cpu) : cpu_up(h->cpu)))
+		if ((cpu_online(h->cpu) ? cpu_down(h->cpu) : cpu_up(h->cpu)))
 			failed++;
 	}
-	busy_loop(0);
+	while (clock_ns() < READ_ONCE(sc.end_ns))
+		cpu_relax();
 	for (unsigned c = 0; c < nr_cpus; c++)
-		if (cpu_present_booted(c) && !cpu_online[c] && cpu_up(c))
+		if (cpu_present_booted(c) && !cpu_online(c) && cpu_up(c))
 			failed++;
 	return failed;
 }
@@ -364,21 +373,23 @@ static bool others_settled(void *arg)
 	for (unsigned c = 0; c < nr_cpus; c++) {
 		const struct percpu *p = per_cpu(c);
 
-		if (!cpu_online[c] || c == self || sc.busy[c])
+		if (!cpu_online(c) || c == self || sc.busy[c])
 			continue;
-		if (!READ_ONCE(p->in_idle_period) || !READ_ONCE(p->halted) ||
-		    (tick_nohz_enabled() && !READ_ONCE(p->tick_stopped)))
+		if (!READ_ONCE(p->idle.in_period) ||
+		    !READ_ONCE(p->idle.halted) ||
+		    (tick_nohz_enabled() && !READ_ONCE(p->tick.stopped)))
 			return false;
 	}
 	return true;
 }
 
-static void sleep_until_end(void)
+static void sleep_until_end(const struct scenario_opts *o)
 {
+	uint64_t end = READ_ONCE(sc.end_ns) + o->close_late_ms * NSEC_PER_MSEC;
 	uint64_t now = clock_ns();
 
-	if (READ_ONCE(sc.end_ns) > now)
-		cpu_idle_sleep_ns(READ_ONCE(sc.end_ns) - now);
+	if (end > now)
+		cpu_idle_sleep_ns(end - now);
 }
 
 /*
@@ -394,9 +405,9 @@ static void sleep_until_end(void)
 static void drop_wake_after_window(unsigned cpu, struct snap *s)
 {
 	const struct percpu *p = per_cpu(cpu);
-	uint8_t src = READ_ONCE(p->last_wake_src);
+	uint8_t src = READ_ONCE(p->idle.last_wake_src);
 
-	if (READ_ONCE(p->last_wake_ns) < READ_ONCE(sc.end_ns))
+	if (READ_ONCE(p->idle.last_wake_ns) < READ_ONCE(sc.end_ns))
 		return;
 	if (src == IRQ_SRC_TIMER && s->wakes_timer)
 		s->wakes_timer--;
@@ -414,7 +425,7 @@ static void report(const struct scenario_opts *o, struct totals *t)
 		struct snap now = sc.after[c], *b = &sc.before[c];
 		uint64_t wt, wi, wo;
 
-		if (!cpu_online[c])
+		if (!cpu_online(c))
 			continue;
 		wt = now.wakes_timer - b->wakes_timer;
 		wi = now.wakes_ipi - b->wakes_ipi;
@@ -478,7 +489,7 @@ static void arm_timers(uint64_t period_j)
 	for (unsigned c = 0; c < nr_cpus; c++) {
 		struct periodic *p = &sc.timers[c];
 
-		if (!cpu_online[c])
+		if (!cpu_online(c))
 			continue;
 		p->owner = c;
 		p->period_j = period_j;
@@ -504,11 +515,12 @@ static unsigned run_window(const struct scenario_opts *o)
 	 * isolated, never counts as active) and arm for everyone's first
 	 * timer, and that wake stays armed once the busy CPU comes up.
 	 * Settling lets such a wake happen before the window.  busy_loop()
-	 * spins until end_ns, unbounded until the window sets it.
+	 * spins until the closing snapshots are taken.
 	 */
 	WRITE_ONCE(sc.end_ns, UINT64_MAX);
+	WRITE_ONCE(sc.closed, false);
 	for (unsigned c = 0; c < nr_cpus; c++)
-		if (cpu_online[c] && sc.busy[c] && c != self)
+		if (cpu_online(c) && sc.busy[c] && c != self)
 			smp_run_async(c, busy_loop, 0);
 	/*
 	 * Let the idle CPUs settle with their timers handed over: some ticks
@@ -522,7 +534,7 @@ static unsigned run_window(const struct scenario_opts *o)
 		       "ms; the window starts anyway\n",
 		       (unsigned long)(SETTLE_NS / NSEC_PER_MSEC));
 	for (unsigned c = 0; c < nr_cpus; c++)
-		if (cpu_online[c])
+		if (cpu_online(c))
 			snapshot(c, &sc.before[c]);
 	/* Each hotplug operation waits up to a second for its CPU. */
 	watchdog_stage("scenario", "run",
@@ -535,16 +547,17 @@ static unsigned run_window(const struct scenario_opts *o)
 	if (sc.busy[self])
 		hotplug_failed = busy_with_hotplug(o, t0);
 	else
-		sleep_until_end();
+		sleep_until_end(o);
 	/* Before waiting for the busy CPUs: that wait may halt and wake. */
 	for (unsigned c = 0; c < nr_cpus; c++) {
-		if (!cpu_online[c])
+		if (!cpu_online(c))
 			continue;
 		snapshot(c, &sc.after[c]);
 		drop_wake_after_window(c, &sc.after[c]);
 	}
+	smp_store_release(&sc.closed, true);
 	for (unsigned c = 0; c < nr_cpus; c++)
-		if (cpu_online[c] && sc.busy[c] && c != self)
+		if (cpu_online(c) && sc.busy[c] && c != self)
 			smp_run_wait(c, BUSY_WAIT_MS * NSEC_PER_MSEC);
 	WRITE_ONCE(sc.stop, true);
 	return hotplug_failed;
@@ -629,8 +642,8 @@ unsigned scenario_run(const struct scenario_opts *o)
 		return 1;
 	period_j = tick_ns_to_jiffies(o->period_ms * NSEC_PER_MSEC);
 	for (unsigned c = 0; c < nr_cpus; c++) {
-		nbusy += cpu_online[c] && sc.busy[c];
-		nbusy_hk += cpu_online[c] && sc.busy[c] &&
+		nbusy += cpu_online(c) && sc.busy[c];
+		nbusy_hk += cpu_online(c) && sc.busy[c] &&
 			    !per_cpu(c)->isolated;
 	}
 	printk("# scenario name=%s model=%s cpus=%u busy=%u period_ms=%u "
@@ -645,7 +658,7 @@ unsigned scenario_run(const struct scenario_opts *o)
 	watchdog_stage("scenario", "report", STAGE_SLACK_MS);
 	report(o, &t);
 	for (unsigned c = 0; c < nr_cpus; c++)
-		if (cpu_online[c])
+		if (cpu_online(c))
 			timer_delete_sync(&sc.timers[c].timer);
 	print_result(o, nbusy, &t);
 	return check_result(nbusy_hk, t.idle_timer_wakes, t.iso_remote,

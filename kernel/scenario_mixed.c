@@ -112,7 +112,7 @@ static void note_pinned(uint64_t now)
 {
 	unsigned here = smp_processor_id();
 	struct mx_cpu *c = &mx.cpu[here];
-	uint64_t entry = per_cpu(here)->idle_entries;
+	uint64_t entry = per_cpu(here)->idle.entries;
 
 	if (!READ_ONCE(c->sleeping) || entry == c->last_counted_entry)
 		return;
@@ -239,9 +239,9 @@ static void snapshot(unsigned cpu, uint64_t *wakes, uint64_t *twakes,
 {
 	const struct percpu *p = per_cpu(cpu);
 
-	*wakes = p->wakes_timer + p->wakes_ipi + p->wakes_other;
-	*twakes = p->wakes_timer;
-	*idle = p->idle_ns;
+	*wakes = p->idle.wakes_timer + p->idle.wakes_ipi + p->idle.wakes_other;
+	*twakes = p->idle.wakes_timer;
+	*idle = p->idle.ns;
 	cpu_idle_residency(cpu, res);
 }
 
@@ -309,7 +309,7 @@ static unsigned report(const struct scenario_opts *o, unsigned ncpus)
 	for (unsigned c = 0; c < nr_cpus; c++) {
 		struct mx_cpu *m = &mx.cpu[c];
 
-		if (!cpu_online[c])
+		if (!cpu_online(c))
 			continue;
 		wakes += m->w1 - m->w0;
 		twakes += m->twake1 - m->twake0;
@@ -372,7 +372,7 @@ unsigned scenario_mixed_run(const struct scenario_opts *o)
 	}
 	mx.period_j = tick_ns_to_jiffies(o->period_ms * NSEC_PER_MSEC);
 	for (unsigned c = 0; c < nr_cpus; c++)
-		ncpus += cpu_online[c];
+		ncpus += cpu_online(c);
 	printk("# scenario name=mixed model=%s cpus=%u seed=%u period_ms=%u "
 	       "period_jiffies=%lu duration_ms=%u hz=%lu nohz=%s\n",
 	       timer_model_name(boot_opts.timer_model), ncpus, o->seed,
@@ -383,13 +383,13 @@ unsigned scenario_mixed_run(const struct scenario_opts *o)
 	mx.t0_ns = clock_ns() + 20 * tick_period_ns();
 	mx.end_ns = mx.t0_ns + o->duration_ms * NSEC_PER_MSEC;
 	for (unsigned c = 0; c < nr_cpus; c++) {
-		if (!cpu_online[c])
+		if (!cpu_online(c))
 			continue;
 		mx.cpu[c].rng = rand_seed(o->seed, c);
 		mx.cpu[c].last_counted_entry = ~0ULL;
 	}
 	for (unsigned c = 0; c < nr_cpus; c++)
-		if (cpu_online[c] && c != self)
+		if (cpu_online(c) && c != self)
 			smp_run_async(c, worker, &mx.cpu[c]);
 	worker(&mx.cpu[self]);
 	spin_wait_until(all_done, &ncpus, 10 * NSEC_PER_SEC);

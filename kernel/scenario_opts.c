@@ -111,11 +111,14 @@ static int parse_word(const char *w, size_t len, const char **key,
 			*key = "hotplug";
 		else if (word_is(w, klen, "seed"))
 			*key = "seed";
+		else if (word_is(w, klen, "close_late_ms"))
+			*key = "close_late_ms";
 		else
 			return fail(
 				err, errlen,
 				"scenario: unknown key '%.*s' (expected "
-				"period_ms=, duration_ms=, busy=, hotplug=, seed=)",
+				"period_ms=, duration_ms=, busy=, hotplug=, seed=, "
+				"close_late_ms=)",
 				(int)klen, w);
 	} else if (!*key || (strcmp(*key, "busy") != 0 &&
 			     strcmp(*key, "hotplug") != 0)) {
@@ -153,6 +156,8 @@ static int parse_word(const char *w, size_t len, const char **key,
 				    (int)vlen, val, *key);
 		if (strcmp(*key, "period_ms") == 0)
 			o->period_ms = v;
+		else if (strcmp(*key, "close_late_ms") == 0)
+			o->close_late_ms = v;
 		else
 			o->duration_ms = v;
 	}

@@ -38,7 +38,12 @@ struct scenario_opts {
 	enum scenario_kind kind;
 	unsigned int period_ms;
 	unsigned int duration_ms;
-	unsigned int seed;  /* mixed: the workload's seed */
+	unsigned int seed; /* mixed: the workload's seed */
+	/*
+	 * Test only: the boot CPU, when idle, wakes this much after the
+	 * window's end, as a vCPU the host did not run in time would.
+	 */
+	unsigned int close_late_ms;
 	unsigned int nbusy; /* 0: the scenario's default */
 	unsigned int busy[SCENARIO_MAX_BUSY];
 	unsigned int nhotplug;

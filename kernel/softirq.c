@@ -7,7 +7,7 @@
 
 void raise_timer_softirq(void)
 {
-	this_cpu()->softirq_pending = true;
+	this_cpu()->softirq.pending = true;
 }
 
 /*
@@ -28,20 +28,20 @@ void irq_exit_softirq(void)
 	unsigned passes = 0;
 	uint64_t t0;
 
-	if (p->in_softirq || !p->softirq_pending)
+	if (p->softirq.running || !p->softirq.pending)
 		return;
-	p->in_softirq = true;
+	p->softirq.running = true;
 	t0 = clock_ns();
-	while (p->softirq_pending) {
+	while (p->softirq.pending) {
 		if (passes++ == SOFTIRQ_MAX_RESTART ||
 		    clock_ns() - t0 > SOFTIRQ_MAX_NS) {
-			p->softirq_deferred++;
+			p->softirq.deferred++;
 			break;
 		}
-		p->softirq_pending = false;
+		p->softirq.pending = false;
 		local_irq_enable();
 		run_timer_softirq();
 		local_irq_disable();
 	}
-	p->in_softirq = false;
+	p->softirq.running = false;
 }

@@ -1,7 +1,7 @@
 /*
  * The tick and NOHZ idle (Linux's kernel/time/tick-sched.c, in small).
  *
- * Per CPU, tick_next_ns is the absolute time the LAPIC timer is armed for
+ * Per CPU, tick.next_ns is the absolute time the LAPIC timer is armed for
  * (TMIGR_NONE_NS, the one "no time" in ns: disarmed).  The tick layer only
  * writes the LAPIC when that changes, so an idle CPU re-entering HLT for
  * the same event costs nothing, and a clockevent armed directly (the arch
@@ -86,9 +86,9 @@ static void tick_program(struct percpu *p, uint64_t when)
 {
 	uint64_t now;
 
-	if (when == p->tick_next_ns)
+	if (when == p->tick.next_ns)
 		return;
-	p->tick_next_ns = when;
+	p->tick.next_ns = when;
 	if (when == TMIGR_NONE_NS) {
 		arch_clockevent_cancel();
 		return;
@@ -108,8 +108,8 @@ void tick_cpu_start(void)
 {
 	struct percpu *p = this_cpu();
 
-	p->tick_next_ns = TMIGR_NONE_NS;
-	p->tick_stopped = false;
+	p->tick.next_ns = TMIGR_NONE_NS;
+	p->tick.stopped = false;
 	tick_program_next_jiffy(p);
 }
 
@@ -117,9 +117,9 @@ void tick_cpu_stop(void)
 {
 	struct percpu *p = this_cpu();
 
-	p->tick_stopped = true;
-	p->nohz_asked = false;
-	p->tick_next_ns = TMIGR_NONE_NS;
+	p->tick.stopped = true;
+	p->tick.nohz_asked = false;
+	p->tick.next_ns = TMIGR_NONE_NS;
 	arch_clockevent_cancel();
 }
 
@@ -133,16 +133,16 @@ void tick_interrupt(void)
 	 * How late the interrupt came against what was armed: under TCG the
 	 * host's scheduling, which timer tests allow for (0 when unknown).
 	 */
-	p->tick_irq_delay_ns = p->tick_next_ns != TMIGR_NONE_NS &&
-					       now > p->tick_next_ns ?
-				       now - p->tick_next_ns :
+	p->tick.irq_delay_ns = p->tick.next_ns != TMIGR_NONE_NS &&
+					       now > p->tick.next_ns ?
+				       now - p->tick.next_ns :
 				       0;
 	/* The one-shot fired: nothing is armed until we say so. */
-	p->tick_next_ns = TMIGR_NONE_NS;
+	p->tick.next_ns = TMIGR_NONE_NS;
 	tick_update_jiffies();
-	p->ticks++;
+	p->tick.ticks++;
 	timer_tick();
-	if (!p->tick_stopped)
+	if (!p->tick.stopped)
 		tick_program_next_jiffy(p);
 }
 
@@ -156,19 +156,19 @@ void tick_nohz_idle_stop_tick(void)
 		return;
 	basej = tick_update_jiffies();
 	wake = timer_nohz_next_event(basej, tick_jiffy_start_ns(basej), &stop);
-	p->nohz_asked = true;
+	p->tick.nohz_asked = true;
 	if (!stop) {
 		/* An event within a jiffy: keep (or restart) the tick. */
-		if (p->tick_stopped) {
-			p->tick_stopped = false;
+		if (p->tick.stopped) {
+			p->tick.stopped = false;
 			trace(tick_restart, TICK_RESTART_EVENT_DUE);
 			tick_program_next_jiffy(p);
 		}
 		return;
 	}
-	if (!p->tick_stopped) {
-		p->tick_stopped = true;
-		p->tick_stops++;
+	if (!p->tick.stopped) {
+		p->tick.stopped = true;
+		p->tick.stops++;
 		trace(tick_stop, wake);
 	}
 	tick_program(p, wake);
@@ -178,12 +178,12 @@ void tick_nohz_idle_exit(void)
 {
 	struct percpu *p = this_cpu();
 
-	if (!p->nohz_asked)
+	if (!p->tick.nohz_asked)
 		return;
-	p->nohz_asked = false;
+	p->tick.nohz_asked = false;
 	timer_nohz_idle_exit();
-	if (p->tick_stopped) {
-		p->tick_stopped = false;
+	if (p->tick.stopped) {
+		p->tick.stopped = false;
 		trace(tick_restart, TICK_RESTART_IDLE_EXIT);
 		tick_program_next_jiffy(p);
 	}

@@ -115,8 +115,8 @@ static uint64_t ms(uint64_t ns)
  */
 static bool no_timer_irq(const struct percpu *p, uint64_t now, bool print)
 {
-	uint64_t armed = READ_ONCE(p->tick_next_ns);
-	uint64_t last = READ_ONCE(p->last_timer_irq_ns);
+	uint64_t armed = READ_ONCE(p->tick.next_ns);
+	uint64_t last = READ_ONCE(p->tick.last_irq_ns);
 
 	if (armed == TMIGR_NONE_NS || now < armed + wd_stall_ns ||
 	    now < last + wd_stall_ns)
@@ -188,7 +188,7 @@ unsigned int wd_scan(uint64_t now, bool print)
 	for (unsigned int c = 0; c < nr_cpus; c++) {
 		const struct percpu *p = per_cpu(c);
 
-		if (!cpu_online[c] || READ_ONCE(p->offline))
+		if (!cpu_online(c) || READ_ONCE(p->hp.offline))
 			continue;
 		n += no_timer_irq(p, now, print);
 		n += waits_too_long(c, now, print);

@@ -43,7 +43,7 @@ struct sample {
 /* A CPU that came up at some point: its GS, IDT and LAPIC are set. */
 static bool reachable(unsigned int c)
 {
-	return cpu_online[c] || READ_ONCE(per_cpu(c)->offline);
+	return cpu_online(c) || READ_ONCE(per_cpu(c)->hp.offline);
 }
 
 static unsigned int request_registers(unsigned int me)
@@ -160,13 +160,13 @@ static const char *cpu_state(unsigned int c)
 {
 	const struct percpu *p = per_cpu(c);
 
-	if (READ_ONCE(p->offline))
+	if (READ_ONCE(p->hp.offline))
 		return "offline";
-	if (!cpu_online[c])
+	if (!cpu_online(c))
 		return "absent";
-	if (READ_ONCE(p->halted))
+	if (READ_ONCE(p->idle.halted))
 		return "halted";
-	return READ_ONCE(p->in_idle_period) ? "idle" : "busy";
+	return READ_ONCE(p->idle.in_period) ? "idle" : "busy";
 }
 
 /* A wait argument inside a per-CPU area names that CPU (smp_call waits). */
@@ -212,7 +212,7 @@ static void dump_where(unsigned int c, const struct sample *s, uint64_t now)
 static void dump_timers(unsigned int c, uint64_t now, uint64_t jnow)
 {
 	const struct percpu *p = per_cpu(c);
-	uint64_t last = READ_ONCE(p->last_timer_irq_ns);
+	uint64_t last = READ_ONCE(p->tick.last_irq_ns);
 	char armed[24], clk[24], next[24], irq[24];
 
 	/* 0: never; a tick after @now was read counts as just now. */
@@ -220,10 +220,10 @@ static void dump_timers(unsigned int c, uint64_t now, uint64_t jnow)
 	       now);
 	printk("# watchdog cpu=%u tick stopped=%u armed=%s last_timer_irq=%s "
 	       "ticks=%lu softirq_pending=%u in_softirq=%u\n",
-	       c, READ_ONCE(p->tick_stopped),
-	       rel_ms(armed, sizeof(armed), READ_ONCE(p->tick_next_ns), now),
-	       irq, READ_ONCE(p->ticks), READ_ONCE(p->softirq_pending),
-	       READ_ONCE(p->in_softirq));
+	       c, READ_ONCE(p->tick.stopped),
+	       rel_ms(armed, sizeof(armed), READ_ONCE(p->tick.next_ns), now),
+	       irq, READ_ONCE(p->tick.ticks), READ_ONCE(p->softirq.pending),
+	       READ_ONCE(p->softirq.running));
 	for (unsigned int b = 0; b < TIMER_PEEK_NR_BASES; b++) {
 		struct timer_base_peek v;
 

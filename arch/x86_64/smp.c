@@ -78,7 +78,7 @@ struct ap_boot {
 };
 
 /* [acpi_topo.ncpus], allocated by smp_boot_aps(); NULL before it. */
-volatile uint8_t *cpu_online;
+uint8_t *cpu_online_map;
 
 struct bringup {
 	struct ap_slot *slots; /* [acpi_topo.ncpus] */
@@ -95,7 +95,7 @@ unsigned num_online_cpus(void)
 	unsigned n = 0;
 
 	for (unsigned i = 0; i < acpi_topo.ncpus; i++)
-		n += cpu_online[i];
+		n += cpu_online(i);
 	return n;
 }
 
@@ -130,8 +130,8 @@ static __attribute__((noreturn)) void ap_entry_c(struct ap_boot *b)
 	idt_load();
 	percpu_install(b->idx);
 	lapic_enable();
-	this_cpu()->booted = true;
-	smp_store_release(&cpu_online[b->idx], 1);
+	this_cpu()->hp.booted = true;
+	set_cpu_online(b->idx, true);
 	wait_turn(b);
 	smp_store_release(&b->awake, 1);
 	tsc_sync_ap(&b->sync);
@@ -184,7 +184,7 @@ static bool kick(struct bringup *u, unsigned i)
 }
 
 /* Spin until @flag is set, at most AP_ONLINE_WAIT_NS; false on timeout. */
-static bool wait_set(const volatile uint8_t *flag)
+static bool wait_set(const uint8_t *flag)
 {
 	uint64_t t0 = clock_ns();
 
@@ -208,8 +208,8 @@ static void give_up(struct bringup *u, unsigned i, const char *what)
 	try_cmpxchg(&s->state, &kicked, SLOT_ABANDONED);
 	lapic_send_init(s->apic_id);
 	delay_ns(NSEC_PER_MSEC); /* let the INIT land before we forget it */
-	per_cpu(i)->booted = false;
-	smp_store_release(&cpu_online[i], 0);
+	per_cpu(i)->hp.booted = false;
+	set_cpu_online(i, false);
 	u->left_out++;
 	printk("smp: CPU %u (apic %u) %s, put back into INIT and left out\n", i,
 	       s->apic_id, what);
@@ -239,7 +239,7 @@ static void finish(struct bringup *u, unsigned i)
 	struct ap_boot *b = (struct ap_boot *)u->slots[i].arg;
 	uint64_t rtt;
 
-	if (i == u->late_test || !wait_set(&cpu_online[i]))
+	if (i == u->late_test || !wait_set(&cpu_online_map[i]))
 		return give_up(u, i, "did not report in");
 	b->online_ns = clock_ns();
 	u->report_ns += b->online_ns - b->kick_ns;
@@ -280,14 +280,14 @@ static struct bringup setup(void)
 		phys_to_virt(AP_TRAMPOLINE_PHYS +
 			     (ap_trampoline_params - ap_trampoline_start));
 	/* At least one byte: the boot CPU is online even with no MADT CPU. */
-	volatile uint8_t *online = kzalloc(acpi_topo.ncpus + 1);
+	uint8_t *online = kzalloc(acpi_topo.ncpus + 1);
 	struct bringup u = { 0 };
 
 	u.slots = kzalloc((acpi_topo.ncpus + 1) * sizeof(*u.slots));
 	if (!online || !u.slots)
 		panic("smp: no memory for the boot data of %u CPUs",
 		      acpi_topo.ncpus);
-	cpu_online = online;
+	cpu_online_map = online;
 	memcpy(phys_to_virt(AP_TRAMPOLINE_PHYS), ap_trampoline_start, len);
 	if (paging_map_low_exec(AP_TRAMPOLINE_PHYS))
 		printk("smp: cannot map the trampoline\n");
@@ -314,8 +314,8 @@ static bool startable(unsigned i, uint32_t self)
 	uint32_t id = acpi_topo.cpus[i].apic_id;
 
 	if (id == self) {
-		per_cpu(i)->booted = true;
-		cpu_online[i] = 1;
+		per_cpu(i)->hp.booted = true;
+		set_cpu_online(i, true);
 		return false;
 	}
 	if (!lapic_id_reachable(id)) {
@@ -354,7 +354,7 @@ unsigned smp_boot_aps(bool parallel, unsigned init_udelay_asked,
 	for (unsigned i = 0, next; parallel && i < n; i = next) {
 		for (next = i + 1; next < n && !pending(&u, next); next++)
 			;
-		if (next < n && cpu_online[next] && next != u.late_test)
+		if (next < n && cpu_online(next) && next != u.late_test)
 			wake(&u, next);
 		if (pending(&u, i))
 			finish(&u, i);

@@ -5,6 +5,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "lib/atomic.h"
+
 /*
  * Start every enabled CPU of the MADT but the boot CPU, all at once
  * (@parallel) or one at a time, and wait (bounded) for each to report in;
@@ -16,8 +18,23 @@
  */
 unsigned smp_boot_aps(bool parallel, unsigned init_udelay, unsigned late_test);
 
-/* Online CPUs, by MADT index; set by each CPU itself once it runs C code. */
-extern volatile uint8_t *cpu_online;
+/*
+ * Online CPUs, by MADT index, one byte each so that a CPU sets its own
+ * without a read-modify-write of its neighbours'.  Set (release) by each
+ * CPU itself once it runs C code, cleared by itself when it goes offline;
+ * a reader that then touches the CPU's per-CPU data pairs with acquire.
+ */
+extern uint8_t *cpu_online_map;
+
+static inline bool cpu_online(unsigned int cpu)
+{
+	return READ_ONCE(cpu_online_map[cpu]);
+}
+
+static inline void set_cpu_online(unsigned int cpu, bool online)
+{
+	smp_store_release(&cpu_online_map[cpu], online);
+}
 unsigned num_online_cpus(void);
 
 #endif

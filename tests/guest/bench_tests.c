@@ -52,7 +52,7 @@ static unsigned start_busy(void)
 
 	WRITE_ONCE(bench_stop, false);
 	for (unsigned c = 0; c < nr_cpus; c++) {
-		if (!cpu_online[c] || c == self)
+		if (!cpu_online(c) || c == self)
 			continue;
 		if (k++ % 4 == 0 && smp_run_async(c, spin_until_stop, 0))
 			n++;
@@ -64,7 +64,7 @@ static void stop_busy(void)
 {
 	WRITE_ONCE(bench_stop, true);
 	for (unsigned c = 0; c < nr_cpus; c++)
-		if (cpu_online[c] && c != smp_processor_id())
+		if (cpu_online(c) && c != smp_processor_id())
 			smp_run_wait(c, NSEC_PER_SEC);
 }
 

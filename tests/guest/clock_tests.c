@@ -73,7 +73,7 @@ static void clock_ns_agrees_across_cpus(struct ktest *t)
 	for (unsigned c = 0; c < nr_cpus; c++) {
 		uint64_t v = 0, t0, t1, err;
 
-		if (!cpu_online[c] || c == self)
+		if (!cpu_online(c) || c == self)
 			continue;
 		err = per_cpu(c)->tsc_sync_ns + per_cpu(self)->tsc_sync_ns;
 		t0 = clock_ns();

@@ -62,7 +62,7 @@ static void one_cpu_spins_the_others_wait(struct ktest *t)
 {
 	unsigned int self = smp_processor_id();
 
-	if (num_online_cpus() < 2 || !cpu_online[SPIN_CPU] ||
+	if (num_online_cpus() < 2 || !cpu_online(SPIN_CPU) ||
 	    self == SPIN_CPU) {
 		ktest_skip(t, "needs CPU 1 online besides the boot CPU");
 		return;
@@ -71,7 +71,7 @@ static void one_cpu_spins_the_others_wait(struct ktest *t)
 	       num_online_cpus() - 1);
 	smp_run_async(SPIN_CPU, hang_demo_spin, 0);
 	for (unsigned int c = 0; c < nr_cpus; c++)
-		if (c != self && c != SPIN_CPU && cpu_online[c])
+		if (c != self && c != SPIN_CPU && cpu_online(c))
 			smp_run_async(c, hang_demo_wait, 0);
 	watchdog_stage("hang_demo", "wait_for_spinner", 1);
 	hang_demo_wait(0);

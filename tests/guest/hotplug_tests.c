@@ -33,7 +33,7 @@
 static int victim_cpu(void)
 {
 	for (unsigned c = nr_cpus; c-- > 0;)
-		if (c != smp_processor_id() && c != 0 && cpu_online[c])
+		if (c != smp_processor_id() && c != 0 && cpu_online(c))
 			return (int)c;
 	return -1;
 }
@@ -87,7 +87,7 @@ static const uint64_t *awake_snapshot(void)
 	if (!awake)
 		awake = kzalloc(nr_cpus * sizeof(*awake));
 	for (unsigned c = 0; awake && c < nr_cpus; c++)
-		awake[c] = cpu_online[c] ? cpu_idle_awake_ns(c) : 0;
+		awake[c] = cpu_online(c) ? cpu_idle_awake_ns(c) : 0;
 	return awake;
 }
 
@@ -127,14 +127,14 @@ static void refuses_bad_requests(struct ktest *t)
 	/* On one CPU this is "the last online CPU"; else "the calling CPU". */
 	KEXPECT_EQ(t, cpu_down(smp_processor_id()), -EBUSY);
 	KEXPECT_EQ(t, cpu_up(smp_processor_id()), -EALREADY);
-	KEXPECT(t, cpu_online[smp_processor_id()]);
+	KEXPECT(t, cpu_online(smp_processor_id()));
 	if (victim < 0)
 		return;
 	KEXPECT_EQ(t, cpu_up((unsigned)victim), -EALREADY);
 	KEXPECT_EQ(t, cpu_down((unsigned)victim), 0);
 	KEXPECT_EQ(t, cpu_down((unsigned)victim), -EALREADY);
 	KEXPECT_EQ(t, cpu_up((unsigned)victim), 0);
-	KEXPECT(t, cpu_online[victim]);
+	KEXPECT(t, cpu_online(victim));
 }
 
 static void offline_refuses_the_last_online_cpu(struct ktest *t)
@@ -143,7 +143,7 @@ static void offline_refuses_the_last_online_cpu(struct ktest *t)
 
 	/* Take the others down (a few, to keep it short), then ourselves. */
 	for (unsigned c = nr_cpus; c-- > 1 && n < 8;)
-		if (cpu_online[c] && cpu_down_quiet(c) == 0)
+		if (cpu_online(c) && cpu_down_quiet(c) == 0)
 			downed[n++] = c;
 	if (num_online_cpus() != 1) {
 		for (unsigned i = 0; i < n; i++)
@@ -173,7 +173,7 @@ static void offline_moves_every_timer_to_the_caller(struct ktest *t)
 	arm_on(&def, (unsigned)x, TIMER_DEFERRABLE, 100);
 	KEXPECT_EQ(t, pinned.timer.flags & TIMER_CPUMASK, x);
 	KEXPECT_EQ(t, cpu_down((unsigned)x), 0);
-	KEXPECT(t, !cpu_online[x]);
+	KEXPECT(t, !cpu_online(x));
 	KEXPECT(t, !timer_cpu_online((unsigned)x));
 	/* All pending still, now on this CPU's bases, flags otherwise kept. */
 	KEXPECT(t, timer_pending(&pinned.timer) &&
@@ -210,25 +210,25 @@ static void parked_cpu_is_woken_only_by_cpu_up(struct ktest *t)
 	if (!need_victim(t, &x))
 		return;
 	p = per_cpu((unsigned)x);
-	wakes0 = p->parked_wakes;
-	offlines0 = p->offlines;
+	wakes0 = p->hp.parked_wakes;
+	offlines0 = p->hp.offlines;
 	KEXPECT_EQ(t, cpu_down((unsigned)x), 0);
 	/* Timer traffic elsewhere, pinned and global, while it is parked. */
 	for (unsigned i = 0; i < 4; i++) {
 		unsigned c = (unsigned)x;
 
-		while (c == (unsigned)x || !cpu_online[c])
+		while (c == (unsigned)x || !cpu_online(c))
 			c = (c + 1) % nr_cpus;
 		arm_on(&around[i], c, i & 1 ? TIMER_PINNED : 0, 20 + 10 * i);
 	}
 	for (unsigned i = 0; i < 4; i++)
 		KEXPECT(t, wait_fired(&around[i]));
 	cpu_idle_sleep_ns(50000000ULL);
-	KEXPECT_EQ(t, p->parked_wakes, wakes0);
-	KEXPECT_EQ(t, p->offlines, offlines0 + 1);
+	KEXPECT_EQ(t, p->hp.parked_wakes, wakes0);
+	KEXPECT_EQ(t, p->hp.offlines, offlines0 + 1);
 	KEXPECT_EQ(t, cpu_up((unsigned)x), 0);
-	KEXPECT_EQ(t, p->parked_wakes, wakes0 + 1);
-	KEXPECT(t, !READ_ONCE(p->offline));
+	KEXPECT_EQ(t, p->hp.parked_wakes, wakes0 + 1);
+	KEXPECT(t, !READ_ONCE(p->hp.offline));
 }
 
 static void online_cpu_serves_its_timers_again(struct ktest *t)
@@ -297,12 +297,12 @@ static void cycles_lose_no_timer(struct ktest *t)
 	for (unsigned i = 0; i < CYCLE_TIMERS; i++) {
 		unsigned c = i % nr_cpus;
 
-		if (!cpu_online[c])
+		if (!cpu_online(c))
 			continue;
 		arm_on(&p[n++], c, i & 1 ? TIMER_PINNED : 0, 30 + 7 * i);
 	}
 	for (unsigned c = 1; c < nr_cpus && cycles < 8; c++) {
-		if (!cpu_online[c])
+		if (!cpu_online(c))
 			continue;
 		KEXPECT_EQ(t, cpu_down_quiet(c), 0);
 		KEXPECT_EQ(t, cpu_up_quiet(c), 0);

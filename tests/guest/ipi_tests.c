@@ -53,8 +53,8 @@ static void every_ap_reaches_its_idle_loop(struct ktest *t)
 	do {
 		missing = 0;
 		for (unsigned i = 0; i < nr_cpus; i++)
-			if (i != self && cpu_online[i] &&
-			    !__atomic_load_n(&per_cpu(i)->idle_entries,
+			if (i != self && cpu_online(i) &&
+			    !__atomic_load_n(&per_cpu(i)->idle.entries,
 					     __ATOMIC_ACQUIRE))
 				missing++;
 	} while (missing && clock_ns() - t0 < NSEC_PER_SEC);
@@ -71,7 +71,7 @@ static void call_function_runs_on_the_target_cpu(struct ktest *t)
 	for (unsigned i = 0; i < nr_cpus; i++) {
 		volatile unsigned ran_on = ~0U;
 
-		if (!cpu_online[i])
+		if (!cpu_online(i))
 			continue;
 		KEXPECT(t, smp_call_on(i, record_cpu, (void *)&ran_on));
 		KEXPECT_EQ(t, ran_on, i);
@@ -103,7 +103,7 @@ static void ping(void *arg)
 static unsigned first_cpu_on_node(unsigned node, unsigned not )
 {
 	for (unsigned i = 0; i < nr_cpus; i++)
-		if (cpu_online[i] && per_cpu(i)->node == node &&
+		if (cpu_online(i) && per_cpu(i)->node == node &&
 		    i != not &&i != smp_processor_id())
 			return i;
 	return ~0U;
@@ -140,8 +140,8 @@ static void ipi_ping_pong_between_every_pair_of_nodes(struct ktest *t)
 
 static uint64_t all_wakes(const struct percpu *p)
 {
-	return READ_ONCE(p->wakes_timer) + READ_ONCE(p->wakes_ipi) +
-	       READ_ONCE(p->wakes_other);
+	return READ_ONCE(p->idle.wakes_timer) + READ_ONCE(p->idle.wakes_ipi) +
+	       READ_ONCE(p->idle.wakes_other);
 }
 
 /*
@@ -201,8 +201,8 @@ static void idle_residency_counts_an_open_stretch(struct ktest *t)
 			const struct percpu *p = per_cpu(c);
 			uint64_t w0, t0, elapsed;
 
-			if (c == self || !cpu_online[c] ||
-			    !READ_ONCE(p->halted))
+			if (c == self || !cpu_online(c) ||
+			    !READ_ONCE(p->idle.halted))
 				continue;
 			w0 = all_wakes(p);
 			t0 = clock_ns();
@@ -210,7 +210,7 @@ static void idle_residency_counts_an_open_stretch(struct ktest *t)
 			delay_ns(gap_ns);
 			cpu_idle_residency(c, &r1);
 			elapsed = clock_ns() - t0;
-			if (all_wakes(p) != w0 || !READ_ONCE(p->halted))
+			if (all_wakes(p) != w0 || !READ_ONCE(p->idle.halted))
 				continue; /* it woke: another CPU, or again */
 			idle_residency_add(&d, &r1, &r0);
 			KEXPECT(t, d.idle_ns >= gap_ns);
@@ -239,10 +239,10 @@ static void idle_cpu_with_nothing_armed_takes_no_timer_wake(struct ktest *t)
 	if (!before)
 		return;
 	for (unsigned i = 0; i < nr_cpus; i++)
-		before[i] = per_cpu(i)->wakes_timer;
+		before[i] = per_cpu(i)->idle.wakes_timer;
 	delay_ns(50000000ULL);
 	for (unsigned i = 0; i < nr_cpus; i++)
-		KEXPECT_EQ(t, per_cpu(i)->wakes_timer - before[i], 0);
+		KEXPECT_EQ(t, per_cpu(i)->idle.wakes_timer - before[i], 0);
 }
 
 /* One shorthand IPI reaches every other online CPU, and not the sender. */
@@ -261,7 +261,7 @@ static void ipi_all_but_self_reaches_every_other_cpu(struct ktest *t)
 	do {
 		missing = 0;
 		for (unsigned i = 0; i < nr_cpus; i++)
-			if (i != self && cpu_online[i] &&
+			if (i != self && cpu_online(i) &&
 			    READ_ONCE(per_cpu(i)->ipis_received) == before[i])
 				missing++;
 	} while (missing && clock_ns() - t0 < NSEC_PER_SEC);
@@ -324,20 +324,20 @@ static void lapic_oneshot_fires_within_bound_on_each_ap(struct ktest *t)
 	}
 	for (unsigned i = 0; i < nr_cpus; i++) {
 		struct percpu *p = per_cpu(i);
-		uint64_t armed = 0, irqs = p->timer_irqs;
-		uint64_t wakes = p->wakes_timer, t0, fired;
+		uint64_t armed = 0, irqs = p->tick.timer_irqs;
+		uint64_t wakes = p->idle.wakes_timer, t0, fired;
 
-		if (!cpu_online[i] || i == smp_processor_id())
+		if (!cpu_online(i) || i == smp_processor_id())
 			continue;
 		KEXPECT(t, smp_call_on(i, arm_oneshot, &armed));
 		t0 = clock_ns();
-		while (__atomic_load_n(&p->timer_irqs, __ATOMIC_ACQUIRE) ==
+		while (__atomic_load_n(&p->tick.timer_irqs, __ATOMIC_ACQUIRE) ==
 			       irqs &&
 		       clock_ns() - t0 < NSEC_PER_SEC)
 			cpu_relax();
-		fired = READ_ONCE(p->last_timer_irq_ns);
-		KEXPECT_EQ(t, p->timer_irqs, irqs + 1);
-		KEXPECT_EQ(t, p->wakes_timer, wakes + 1);
+		fired = READ_ONCE(p->tick.last_irq_ns);
+		KEXPECT_EQ(t, p->tick.timer_irqs, irqs + 1);
+		KEXPECT_EQ(t, p->idle.wakes_timer, wakes + 1);
 		if (fired < armed + ONESHOT_NS ||
 		    fired > armed + ONESHOT_NS + ONESHOT_LATE_NS +
 				    ONESHOT_LATE_PER_CPU_NS * num_online_cpus())
@@ -378,10 +378,10 @@ static void lapic_long_oneshot_never_fires_early(struct ktest *t)
 		return;
 	}
 	for (unsigned i = 0; i < nr_cpus && n < LONG_ONESHOT_CPUS; i++) {
-		if (!cpu_online[i] || i == smp_processor_id())
+		if (!cpu_online(i) || i == smp_processor_id())
 			continue;
 		cpu[n] = i;
-		irqs[n] = per_cpu(i)->timer_irqs;
+		irqs[n] = per_cpu(i)->tick.timer_irqs;
 		KEXPECT(t, smp_call_on(i, arm_long_oneshot, &armed[n]));
 		n++;
 	}
@@ -390,12 +390,12 @@ static void lapic_long_oneshot_never_fires_early(struct ktest *t)
 		uint64_t fired;
 
 		t0 = clock_ns();
-		while (__atomic_load_n(&p->timer_irqs, __ATOMIC_ACQUIRE) ==
+		while (__atomic_load_n(&p->tick.timer_irqs, __ATOMIC_ACQUIRE) ==
 			       irqs[k] &&
 		       clock_ns() - t0 < 2000000000ULL)
 			__asm__ volatile("pause");
-		fired = p->last_timer_irq_ns;
-		KEXPECT_EQ(t, p->timer_irqs, irqs[k] + 1);
+		fired = p->tick.last_irq_ns;
+		KEXPECT_EQ(t, p->tick.timer_irqs, irqs[k] + 1);
 		if (fired < armed[k] + LONG_ONESHOT_NS)
 			ktest_fail(
 				t, __FILE__, __LINE__,
@@ -450,7 +450,7 @@ static void spinlock_counts_exactly_under_contention(struct ktest *t)
 	lock_go = false;
 
 	for (unsigned i = 0; i < nr_cpus && started < LOCK_CPUS; i++)
-		if (cpu_online[i] && i != smp_processor_id() &&
+		if (cpu_online(i) && i != smp_processor_id() &&
 		    smp_call_async(i, hammer_lock, 0))
 			cpus[started++] = i;
 	__atomic_store_n(&lock_go, true, __ATOMIC_RELEASE);

@@ -12,7 +12,7 @@ void probe_fn(struct timer_list *t)
 
 	p->fired_j = READ_ONCE(jiffies64);
 	p->fired_cpu = smp_processor_id();
-	p->irq_delay_ns = this_cpu()->tick_irq_delay_ns;
+	p->irq_delay_ns = this_cpu()->tick.irq_delay_ns;
 	p->awake_ns = cpu_idle_awake_ns(smp_processor_id());
 	__atomic_fetch_add(&p->fired, 1, __ATOMIC_RELEASE);
 }
@@ -26,9 +26,9 @@ bool other_cpus_idle(void *arg)
 {
 	(void)arg;
 	for (unsigned c = 0; c < nr_cpus; c++)
-		if (cpu_online[c] && c != smp_processor_id() &&
-		    !(READ_ONCE(per_cpu(c)->in_idle_period) &&
-		      READ_ONCE(per_cpu(c)->halted)))
+		if (cpu_online(c) && c != smp_processor_id() &&
+		    !(READ_ONCE(per_cpu(c)->idle.in_period) &&
+		      READ_ONCE(per_cpu(c)->idle.halted)))
 			return false;
 	return true;
 }

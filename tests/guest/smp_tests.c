@@ -11,7 +11,7 @@
 static void every_madt_cpu_is_online(struct ktest *t)
 {
 	for (unsigned i = 0; i < acpi_topo.ncpus; i++)
-		if (!cpu_online[i])
+		if (!cpu_online(i))
 			ktest_fail(t, __FILE__, __LINE__,
 				   "CPU %u (apic %u) is not online", i,
 				   acpi_topo.cpus[i].apic_id);
@@ -40,7 +40,7 @@ static void every_cpu_reads_its_madt_apic_id(struct ktest *t)
 	for (unsigned i = 0; i < acpi_topo.ncpus; i++) {
 		volatile uint32_t id = ~0U;
 
-		if (!cpu_online[i])
+		if (!cpu_online(i))
 			continue;
 		if (i == smp_processor_id())
 			read_lapic_id((void *)&id);

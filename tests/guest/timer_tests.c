@@ -135,7 +135,7 @@ static void timers_on_every_cpu_expire_in_bounds(struct ktest *t)
 	}
 	awake1 = awake0 + nr_cpus;
 	for (unsigned c = 0; c < nr_cpus; c++) {
-		if (!cpu_online[c])
+		if (!cpu_online(c))
 			continue;
 		awake0[c] = cpu_idle_awake_ns(c);
 		KEXPECT(t, smp_call_on(c, arm_kinds, &p[c * NKINDS]));
@@ -146,7 +146,7 @@ static void timers_on_every_cpu_expire_in_bounds(struct ktest *t)
 	       (unsigned long)(tick_update_jiffies() - j0));
 	KEXPECT(t, wait_fired_stall(p, nr_cpus * NKINDS, &stall));
 	for (unsigned c = 0; c < nr_cpus; c++) {
-		awake1[c] = cpu_online[c] ? cpu_idle_awake_ns(c) : 0;
+		awake1[c] = cpu_online(c) ? cpu_idle_awake_ns(c) : 0;
 		if (awake1[c] - awake0[c] > awake_max) {
 			awake_max = awake1[c] - awake0[c];
 			awake_cpu = c;
@@ -156,7 +156,7 @@ static void timers_on_every_cpu_expire_in_bounds(struct ktest *t)
 		unsigned c = i / NKINDS, k = i % NKINDS;
 		uint64_t late, bound, host;
 
-		if (!cpu_online[c] || !p[i].fired)
+		if (!cpu_online(c) || !p[i].fired)
 			continue;
 		late = p[i].fired_j - p[i].expires;
 		host = host_share_ns(&p[i], c, awake0, awake1, stall);
@@ -207,13 +207,13 @@ static int idle_target(void)
 	unsigned self = smp_processor_id();
 
 	for (unsigned c = nr_cpus; c-- > 0;) {
-		if (c == self || !cpu_online[c])
+		if (c == self || !cpu_online(c))
 			continue;
 		uint64_t t0 = clock_ns();
 
-		while (!(READ_ONCE(per_cpu(c)->in_idle_period) &&
-			 READ_ONCE(per_cpu(c)->tick_stopped) &&
-			 READ_ONCE(per_cpu(c)->halted))) {
+		while (!(READ_ONCE(per_cpu(c)->idle.in_period) &&
+			 READ_ONCE(per_cpu(c)->tick.stopped) &&
+			 READ_ONCE(per_cpu(c)->idle.halted))) {
 			if (clock_ns() - t0 > WAIT_NS)
 				return -1;
 			cpu_relax();
@@ -240,8 +240,8 @@ static void remote_pinned_timer_costs_one_ipi_wake(struct ktest *t)
 		return;
 	}
 	pc = per_cpu((unsigned)c);
-	ipi0 = READ_ONCE(pc->wakes_ipi);
-	tmr0 = READ_ONCE(pc->wakes_timer);
+	ipi0 = READ_ONCE(pc->idle.wakes_ipi);
+	tmr0 = READ_ONCE(pc->idle.wakes_timer);
 	timer_setup(&p.timer, probe_fn, TIMER_PINNED);
 	p.timer.expires = p.expires = tick_update_jiffies() + 20;
 	add_timer_on(&p.timer, (unsigned)c);
@@ -250,8 +250,8 @@ static void remote_pinned_timer_costs_one_ipi_wake(struct ktest *t)
 	KEXPECT(t, !timer_before(p.fired_j, p.expires));
 	/* Let the CPU settle back into HLT before reading its counts. */
 	KEXPECT_EQ(t, idle_target(), c);
-	KEXPECT_EQ(t, READ_ONCE(pc->wakes_ipi) - ipi0, 1);
-	KEXPECT_EQ(t, READ_ONCE(pc->wakes_timer) - tmr0, 1);
+	KEXPECT_EQ(t, READ_ONCE(pc->idle.wakes_ipi) - ipi0, 1);
+	KEXPECT_EQ(t, READ_ONCE(pc->idle.wakes_timer) - tmr0, 1);
 }
 
 /*
@@ -276,10 +276,10 @@ static void arm_deferrable(void *arg)
  */
 static void tick_work(void *arg)
 {
-	uint64_t t0 = clock_ns(), ticks0 = READ_ONCE(this_cpu()->ticks);
+	uint64_t t0 = clock_ns(), ticks0 = READ_ONCE(this_cpu()->tick.ticks);
 
 	(void)arg;
-	while (READ_ONCE(this_cpu()->ticks) - ticks0 < 3 &&
+	while (READ_ONCE(this_cpu()->tick.ticks) - ticks0 < 3 &&
 	       clock_ns() - t0 < NSEC_PER_SEC)
 		cpu_relax();
 }
@@ -299,15 +299,18 @@ static void deferrable_timer_does_not_wake_idle_cpu(struct ktest *t)
 	/* Armed from the CPU's idle context: it does not leave idle. */
 	KEXPECT(t, smp_call_on((unsigned)c, arm_deferrable, &p));
 	KEXPECT_EQ(t, idle_target(), c);
-	wakes0 = pc->wakes_timer + pc->wakes_ipi + pc->wakes_other;
+	wakes0 = pc->idle.wakes_timer + pc->idle.wakes_ipi +
+		 pc->idle.wakes_other;
 	t0 = clock_ns();
 	while (clock_ns() - t0 < 20 * tick_period_ns())
 		cpu_relax();
-	KEXPECT_EQ(t, pc->wakes_timer + pc->wakes_ipi + pc->wakes_other,
+	KEXPECT_EQ(t,
+		   pc->idle.wakes_timer + pc->idle.wakes_ipi +
+			   pc->idle.wakes_other,
 		   wakes0);
 	KEXPECT_EQ(t, p.fired, 0);
 	/* Once the CPU has work its tick runs and the timer expires. */
-	ticks0 = READ_ONCE(pc->ticks);
+	ticks0 = READ_ONCE(pc->tick.ticks);
 	KEXPECT(t, smp_run_async((unsigned)c, tick_work, 0) &&
 			   smp_run_wait((unsigned)c, WAIT_NS));
 	if (!wait_fired(&p, 1))
@@ -315,7 +318,7 @@ static void deferrable_timer_does_not_wake_idle_cpu(struct ktest *t)
 			   "CPU %d: deferrable timer (expires %lu) not run; "
 			   "%lu ticks in the work, pending=%d, jiffies %lu",
 			   c, (unsigned long)p.expires,
-			   (unsigned long)(READ_ONCE(pc->ticks) - ticks0),
+			   (unsigned long)(READ_ONCE(pc->tick.ticks) - ticks0),
 			   timer_pending(&p.timer),
 			   (unsigned long)READ_ONCE(jiffies64));
 	else
@@ -328,7 +331,7 @@ static void add_timer_on_without_pinned_warns_once(struct ktest *t)
 	struct probe p[2] = { 0 };
 	unsigned target = nr_cpus - 1, w0 = warn_count();
 
-	while (!cpu_online[target])
+	while (!cpu_online(target))
 		target--;
 	for (unsigned i = 0; i < 2; i++) {
 		timer_setup(&p[i].timer, probe_fn, 0);
@@ -347,7 +350,7 @@ static uint64_t all_ticks(void)
 	uint64_t n = 0;
 
 	for (unsigned c = 0; c < nr_cpus; c++)
-		n += READ_ONCE(per_cpu(c)->ticks);
+		n += READ_ONCE(per_cpu(c)->tick.ticks);
 	return n;
 }
 
@@ -363,7 +366,7 @@ static void idle_boot_cpu_catches_jiffies_up(struct ktest *t)
 	uint64_t sleep_j = tick_ns_to_jiffies(100000000ULL);
 	/* t0..t1 must enclose j0..j1, or a stall between them breaks the bound. */
 	uint64_t t0 = clock_ns(), j0 = tick_update_jiffies(), j1, t1;
-	uint64_t ticks0 = all_ticks(), idle0 = self->idle_entries;
+	uint64_t ticks0 = all_ticks(), idle0 = self->idle.entries;
 
 	if (!tick_nohz_enabled()) {
 		ktest_skip(t, "needs nohz=on");
@@ -372,7 +375,7 @@ static void idle_boot_cpu_catches_jiffies_up(struct ktest *t)
 	cpu_idle_sleep_ns(100000000ULL);
 	j1 = READ_ONCE(jiffies64);
 	t1 = clock_ns();
-	KEXPECT(t, self->idle_entries > idle0);
+	KEXPECT(t, self->idle.entries > idle0);
 	KEXPECT(t, j1 - j0 >= sleep_j);
 	KEXPECT(t, j1 - j0 <= (t1 - t0) / tick_period_ns() + 1);
 	/* The wake itself, and maybe one tick before idle entry settled. */
@@ -399,24 +402,24 @@ static void nohz_off_keeps_the_tick_in_idle(struct ktest *t)
 		return;
 	}
 	for (unsigned i = nr_cpus; i-- > 0;)
-		if (cpu_online[i] && i != smp_processor_id())
+		if (cpu_online(i) && i != smp_processor_id())
 			c = (int)i;
 	if (c < 0) {
 		ktest_skip(t, "needs 2 CPUs");
 		return;
 	}
 	pc = per_cpu((unsigned)c);
-	w0 = pc->wakes_timer;
-	s0 = pc->tick_stops;
+	w0 = pc->idle.wakes_timer;
+	s0 = pc->tick.stops;
 	t0 = clock_ns();
 	while (clock_ns() - t0 < 50 * tick_period_ns()) {
-		stopped |= READ_ONCE(pc->tick_stopped);
+		stopped |= READ_ONCE(pc->tick.stopped);
 		cpu_relax();
 	}
 	KEXPECT(t, !stopped);
-	ticks = pc->wakes_timer - w0;
+	ticks = pc->idle.wakes_timer - w0;
 	want = 50;
-	KEXPECT_EQ(t, pc->tick_stops, s0);
+	KEXPECT_EQ(t, pc->tick.stops, s0);
 	if (ticks < 1 || ticks > want + 2)
 		ktest_fail(t, __FILE__, __LINE__,
 			   "CPU %d: %lu timer wakes in %lu ticks' time", c,
@@ -424,7 +427,7 @@ static void nohz_off_keeps_the_tick_in_idle(struct ktest *t)
 	printk("        # CPU %d: %lu timer wakes in %lu ticks' time, last tick "
 	       "interrupt %lu us late\n",
 	       c, (unsigned long)ticks, (unsigned long)want,
-	       (unsigned long)(READ_ONCE(pc->tick_irq_delay_ns) / 1000));
+	       (unsigned long)(READ_ONCE(pc->tick.irq_delay_ns) / 1000));
 }
 
 static const struct ktest_case timer_cases[] = {

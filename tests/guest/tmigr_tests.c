@@ -53,7 +53,7 @@ static void level0_groups_follow_the_nodes(struct ktest *t)
 		struct tmigr_cpu_view cv;
 		struct tmigr_group_view gv;
 
-		if (!cpu_online[c])
+		if (!cpu_online(c))
 			continue;
 		KEXPECT(t, tmigr_cpu_get(c, &cv));
 		KEXPECT(t, cv.group >= 0 && (unsigned)cv.group < n);
@@ -159,7 +159,7 @@ static void arm_global(void *arg)
 static int last_idle_ap(void)
 {
 	for (unsigned c = nr_cpus; c-- > 0;)
-		if (cpu_online[c] && c != smp_processor_id())
+		if (cpu_online(c) && c != smp_processor_id())
 			return (int)c;
 	return -1;
 }
@@ -186,7 +186,7 @@ static void idle_cpus_global_timer_expires_where_the_model_says(struct ktest *t)
 	wait_aps_idle();
 	KEXPECT(t, smp_call_on((unsigned)c, arm_global, &p));
 	wait_aps_idle();
-	w0 = pc->wakes_timer;
+	w0 = pc->idle.wakes_timer;
 	t0 = clock_ns();
 	while (!probe_fired(&p) && clock_ns() - t0 < WAIT_NS)
 		cpu_relax();
@@ -197,11 +197,11 @@ static void idle_cpus_global_timer_expires_where_the_model_says(struct ktest *t)
 	case TIMER_MODEL_PULL:
 	case TIMER_MODEL_PUSH:
 		KEXPECT_EQ(t, p.fired_cpu, self);
-		KEXPECT_EQ(t, pc->wakes_timer - w0, 0);
+		KEXPECT_EQ(t, pc->idle.wakes_timer - w0, 0);
 		break;
 	case TIMER_MODEL_LOCAL:
 		KEXPECT_EQ(t, p.fired_cpu, (unsigned)c);
-		KEXPECT_EQ(t, pc->wakes_timer - w0, 1);
+		KEXPECT_EQ(t, pc->idle.wakes_timer - w0, 1);
 		break;
 	}
 	timer_delete_sync(&p.timer);
@@ -229,11 +229,11 @@ static void last_cpu_going_idle_arms_for_the_first_global_event(struct ktest *t)
 	wait_aps_idle();
 	KEXPECT(t, smp_call_on((unsigned)c, arm_global, &p));
 	wait_aps_idle();
-	w0 = pc->wakes_timer;
+	w0 = pc->idle.wakes_timer;
 	cpu_idle_until(probe_fired, &p);
 	KEXPECT(t, !timer_before(p.fired_j, p.expires));
 	KEXPECT_EQ(t, p.fired_cpu, smp_processor_id());
-	KEXPECT_EQ(t, pc->wakes_timer - w0, 0);
+	KEXPECT_EQ(t, pc->idle.wakes_timer - w0, 0);
 	timer_delete_sync(&p.timer);
 }
 

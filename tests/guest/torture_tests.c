@@ -357,7 +357,7 @@ static bool tt_setup(void)
 		tc->rng = tt_seed_cpu(boot_opts.torture_seed, c);
 		tc->timers = &tt_timers[c * TT_TIMERS];
 		tc->using = TT_NO_CPU;
-		tc->used = cpu_online[c] &&
+		tc->used = cpu_online(c) &&
 			   (c == self || cpu_present_booted(c));
 		tc->target_ok = tc->used;
 		for (unsigned i = 0; i < TT_TIMERS; i++) {
@@ -420,8 +420,8 @@ static void tt_down(unsigned cpu)
 	ret = cpu_down_quiet(cpu);
 	if (ret) {
 		tt_hotplug_error(cpu, ret);
-		tc->target_ok = cpu_online[cpu];
-		tc->down = !cpu_online[cpu];
+		tc->target_ok = cpu_online(cpu);
+		tc->down = !cpu_online(cpu);
 		return;
 	}
 	tc->down = true;
@@ -435,7 +435,7 @@ static void tt_up(unsigned cpu)
 
 	if (ret)
 		tt_hotplug_error(cpu, ret);
-	tc->down = !cpu_online[cpu];
+	tc->down = !cpu_online(cpu);
 	tc->target_ok = !tc->down;
 	if (!ret) {
 		tc->onlines++;

@@ -56,7 +56,8 @@ START_TEST(test_errors)
 	ck_assert_int_eq(parse("one_busy,speed=3"), -22);
 	ck_assert_str_eq(err,
 			 "scenario: unknown key 'speed' (expected "
-			 "period_ms=, duration_ms=, busy=, hotplug=, seed=)");
+			 "period_ms=, duration_ms=, busy=, hotplug=, seed=, "
+			 "close_late_ms=)");
 	ck_assert_int_eq(parse("one_busy,3"), -22);
 	ck_assert_str_eq(err, "scenario: '3' is not key=value");
 	ck_assert_int_eq(parse("one_busy,period_ms=3,4"), -22);
