@@ -268,6 +268,12 @@ static int check_hotplug_busy(const struct scenario_opts *o)
 	return 0;
 }
 
+static void spin_until_ns(uint64_t t)
+{
+	while (clock_ns() < t)
+		cpu_relax();
+}
+
 /*
  * The boot CPU's busy stretch, with the hotplug events at their times:
  * each entry flips its CPU, offline then online.  Returns the failures;
@@ -281,13 +287,11 @@ static unsigned busy_with_hotplug(const struct scenario_opts *o, uint64_t t0)
 		const struct scenario_hotplug *h = &o->hotplug[i];
 		uint64_t at = t0 + h->at_ms * NSEC_PER_MSEC;
 
-		while (clock_ns() < at)
-			cpu_relax();
+		spin_until_ns(at);
 		if ((cpu_online(h->cpu) ? cpu_down(h->cpu) : cpu_up(h->cpu)))
 			failed++;
 	}
-	while (clock_ns() < READ_ONCE(sc.end_ns))
-		cpu_relax();
+	spin_until_ns(READ_ONCE(sc.end_ns));
 	for (unsigned c = 0; c < nr_cpus; c++)
 		if (cpu_present_booted(c) && !cpu_online(c) && cpu_up(c))
 			failed++;
@@ -398,7 +402,8 @@ static void sleep_until_end(const struct scenario_opts *o)
  * (its timer's jiffy is past the end), and would read as one idle wake of
  * the model under test; so would any CPU's wake between end_ns and the
  * snapshot.  Leave out a CPU's last wake when it came at or after end_ns
- * (one: the snapshot follows the end within microseconds).  Read without
+ * (one: the other busy CPUs spin until the snapshots, so the gap is like
+ * the window, however late the boot CPU woke).  Read without
  * the CPU's cooperation: a wake racing with this read is counted or not,
  * as a wake at the edge of any window is.
  */

@@ -35,6 +35,7 @@ static inline void set_cpu_online(unsigned int cpu, bool online)
 {
 	smp_store_release(&cpu_online_map[cpu], online);
 }
+
 unsigned num_online_cpus(void);
 
 #endif
