@@ -30,8 +30,15 @@
 /**
  * sim_bound_step - count this jiffy's unavoidable wakes (top of file)
  * @s: the run, at the start of a step (jiffy now_j begun, nobody ticked)
+ * @awake: a CPU in its softirq when the jiffy began inside it (sim.c,
+ *	race_hook()), else SIM_NO_CPU
+ *
+ * A jiffy that begins inside a softirq is counted too, else the pinned
+ * timers that the CPUs woken then run would never be; @awake's own
+ * timers wait for the next step (it may run them in this wake), and the
+ * movable ones due need no wake, @awake being up to run them.
  */
-void sim_bound_step(struct sim *s)
+void sim_bound_step(struct sim *s, unsigned int awake)
 {
 	unsigned int pinned = 0;
 	bool global = false;
@@ -40,7 +47,7 @@ void sim_bound_step(struct sim *s)
 		struct sim_cpu *c = &s->cpus[cpu];
 		bool due = false;
 
-		if (c->state != CPU_ONLINE)
+		if (c->state != CPU_ONLINE || cpu == awake)
 			continue;
 		for (struct sim_timer *st = c->head; st; st = st->next) {
 			if (st->lb_done || timer_after(st->bucket, s->now_j) ||
@@ -55,7 +62,7 @@ void sim_bound_step(struct sim *s)
 		pinned += due;
 	}
 	s->st.lb_pinned += pinned;
-	if (global && !s->nr_busy && !pinned)
+	if (global && !s->nr_busy && !pinned && awake == SIM_NO_CPU)
 		s->st.lb_global++;
 }
 

@@ -234,8 +234,14 @@ static uint64_t check_cpu(struct sim *s, unsigned int cpu)
 	first = sim_cpu_first_events(s, cpu, &lb, &gb);
 	if (gb >= lb)
 		return SIM_NONE; /* it wakes itself first */
-	/* Timers moved to it (fault.c): it looks when the kick arrives. */
-	if (cv.cpuevt > gb && c->wake_ns > gb && !c->ipi)
+	/*
+	 * Timers moved to it (fault.c): it looks when the kick arrives.  An
+	 * event overdue (its timer late) is queued as due now, or anywhere
+	 * in the past: timer_jiffies_to_ns() clamps a past jiffy to the
+	 * caller's ns time, and a remote caller's is a jiffy start or later.
+	 */
+	if (cv.cpuevt > (gb > s->now_ns ? gb : s->now_ns) && c->wake_ns > gb &&
+	    !c->ipi)
 		sim_violation(
 			s, (int)cpu, (int)first->id,
 			"idle CPU's first movable event j%llu (%llu ns) not in the hierarchy (cpuevt %lld ns)",

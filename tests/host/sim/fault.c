@@ -63,7 +63,6 @@
 #include "timer/timer_migration.h"
 #include "timer_env.h"
 
-#define NO_CPU	      (~0u)
 #define REQ_STEPS     32 /* a request not met by then fires anyway */
 #define DYING_MAX_J   3
 #define OFFLINE_MAX_J 200
@@ -210,12 +209,12 @@ static unsigned int random_online(struct sim *s, unsigned int not1,
 		    cpu != not2)
 			return cpu;
 	}
-	return NO_CPU;
+	return SIM_NO_CPU;
 }
 
 /*
  * A busy online CPU other than @self, the first from a random one on, or
- * NO_CPU.  Taking the only busy CPU offline is the case of docs/races.md,
+ * SIM_NO_CPU.  Taking the only busy CPU offline is the case of docs/races.md,
  * "Last active CPU goes offline",
  * which random picks, mostly idle CPUs that are woken first, rarely hit.
  */
@@ -231,7 +230,7 @@ static unsigned int busy_online(struct sim *s, unsigned int self)
 		    cpu != self)
 			return cpu;
 	}
-	return NO_CPU;
+	return SIM_NO_CPU;
 }
 
 /*
@@ -246,10 +245,10 @@ static unsigned int handover_cpu(const struct sim *s, unsigned int cpu)
 		if (s->cpus[c].state == CPU_ONLINE)
 			return c;
 	}
-	return NO_CPU;
+	return SIM_NO_CPU;
 }
 
-/* The CPU a migrator is pulling right now (REMOTE_UNLOCKED), or NO_CPU. */
+/* The CPU a migrator is pulling right now (REMOTE_UNLOCKED), or SIM_NO_CPU. */
 static unsigned int remote_cpu(const struct sim *s)
 {
 	struct tmigr_cpu_view v;
@@ -258,7 +257,7 @@ static unsigned int remote_cpu(const struct sim *s)
 		if (s->cpus[cpu].state == CPU_ONLINE && !s->cpus[cpu].busy &&
 		    tmigr_cpu_get(cpu, &v) && v.remote)
 			return cpu;
-	return NO_CPU;
+	return SIM_NO_CPU;
 }
 
 static void arm_req(struct sim *s, struct sim_req *r, unsigned int cpu)
@@ -299,8 +298,10 @@ static void cpu_dead(struct sim *s, unsigned int cpu, unsigned int to)
 	unsigned int n, moved, ctl;
 
 	ctl = (unsigned int)sim_rng_below(&f->rng, 3);
-	ctl = ctl == 0 ? cpu : ctl == 1 ? to : random_online(s, NO_CPU, NO_CPU);
-	host_set_cpu(ctl == NO_CPU ? to : ctl);
+	ctl = ctl == 0 ? cpu :
+	      ctl == 1 ? to :
+			 random_online(s, SIM_NO_CPU, SIM_NO_CPU);
+	host_set_cpu(ctl == SIM_NO_CPU ? to : ctl);
 	/* Pinned timers wake an idle @to as they land; it is kicked too. */
 	s->expect_ipi = (int)to;
 	n = timers_cpu_dead(cpu, to);
@@ -375,30 +376,30 @@ static void cpu_offline(struct sim *s, unsigned int cpu, unsigned int ho,
 }
 
 /*
- * Take a CPU offline at @at, hit by CPU @self (NO_CPU: between actions);
+ * Take a CPU offline at @at, hit by CPU @self (SIM_NO_CPU: between actions);
  * false if none may go now.  See the top of the file for the choices.
  */
 static bool go_offline(struct sim *s, enum sim_at at, unsigned int self)
 {
 	struct sim_fault *f = s->fault;
 	bool locked = at != AT_STEP && walker_locked(at);
-	unsigned int cpu = NO_CPU, to, ho;
+	unsigned int cpu = SIM_NO_CPU, to, ho;
 
 	if (f->nr_online <= 2 || s->cfg.cpus - f->nr_online >= f->max_offline)
 		return false;
 	if (at == AT_REMOTE_UNLOCKED && sim_rng_chance(&f->rng, 500))
 		cpu = remote_cpu(s);
-	if (cpu != NO_CPU && cpu != self)
+	if (cpu != SIM_NO_CPU && cpu != self)
 		s->st.offline_pulled++;
 	else if (sim_rng_chance(&f->rng, 500))
 		cpu = busy_online(s, self);
-	if (cpu == NO_CPU || cpu == self)
-		cpu = random_online(s, self, NO_CPU);
-	if (cpu == NO_CPU)
+	if (cpu == SIM_NO_CPU || cpu == self)
+		cpu = random_online(s, self, SIM_NO_CPU);
+	if (cpu == SIM_NO_CPU)
 		return false;
 	ho = handover_cpu(s, cpu);
-	to = random_online(s, cpu, locked ? self : NO_CPU);
-	if (to == NO_CPU || (locked && ho == self))
+	to = random_online(s, cpu, locked ? self : SIM_NO_CPU);
+	if (to == SIM_NO_CPU || (locked && ho == self))
 		return false;
 	cpu_offline(s, cpu, ho, at);
 	if (sim_rng_chance(&f->rng, 500)) {
@@ -497,8 +498,8 @@ void sim_fault_step(struct sim *s)
 		    timer_before(s->now_j, c->until_j))
 			continue;
 		if (c->state == CPU_DYING) {
-			to = random_online(s, cpu, NO_CPU);
-			if (to != NO_CPU)
+			to = random_online(s, cpu, SIM_NO_CPU);
+			if (to != SIM_NO_CPU)
 				cpu_dead(s, cpu, to);
 		} else if (!f->on.on) {
 			arm_req(s, &f->on, cpu);
@@ -507,9 +508,9 @@ void sim_fault_step(struct sim *s)
 	if (f->on.on && (f->on.at == AT_STEP || s->step >= f->on.by_step))
 		come_online(s, f->on.cpu, AT_STEP);
 	if (!f->off.on && sim_rng_chance(&f->rng, offline_chance(s)))
-		arm_req(s, &f->off, NO_CPU);
+		arm_req(s, &f->off, SIM_NO_CPU);
 	if (f->off.on && (f->off.at == AT_STEP || s->step >= f->off.by_step) &&
-	    go_offline(s, AT_STEP, NO_CPU))
+	    go_offline(s, AT_STEP, SIM_NO_CPU))
 		f->off.on = false;
 	f->busy = false;
 	sim_deliver_ipis(s);

@@ -125,6 +125,7 @@ static void race_hook(int id)
 	s->jumped = true;
 	s->st.time_jumps++;
 	next_jiffy(s);
+	sim_bound_step(s, host_cpu);
 }
 
 /* Enter context @ctx of CPU @cpu; returns the previous one for ctx_exit(). */
@@ -619,7 +620,7 @@ int sim_run(const struct sim_config *cfg, struct sim_stats *out)
 		sim_watchdog_step(s.step);
 		s.jumped = false;
 		next_jiffy(&s);
-		sim_bound_step(&s);
+		sim_bound_step(&s, SIM_NO_CPU);
 		run_jiffy(&s);
 		if (s.fault)
 			sim_fault_step(&s);

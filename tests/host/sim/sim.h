@@ -263,6 +263,7 @@ struct sim {
 #define SIM_NONE    UINT64_MAX
 /* The ns clock at step 0, so that ns - tick_ns never underflows. */
 #define SIM_NS_BASE 1000000000ull
+#define SIM_NO_CPU  (~0u) /* no CPU, where a CPU number goes */
 
 /** sim_j2ns - start of jiffy @j on the ns clock */
 static inline uint64_t sim_j2ns(const struct sim *s, uint64_t j)
@@ -286,7 +287,7 @@ void sim_deliver_ipis(struct sim *s);
 void sim_cpu_reprogram(struct sim *s, unsigned int cpu);
 
 /* bound.c */
-void sim_bound_step(struct sim *s);
+void sim_bound_step(struct sim *s, unsigned int awake);
 void sim_resid_start(struct sim *s, unsigned int cpu, uint64_t ns);
 void sim_resid_end(struct sim *s, unsigned int cpu, uint64_t ns);
 void sim_resid_finish(struct sim *s);
