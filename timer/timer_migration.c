@@ -763,9 +763,10 @@ void tmigr_handle_remote(void)
 
 	spin_lock(&tmc->lock);
 	/*
-	 * Stopped below the root: the first event of the groups it walked
-	 * (the idle CPU wakes for it, as in Linux), and out of the armed
-	 * table if the root is active (tmigr_wake_settle()).
+	 * Stopped below the root: under tmigr_wake=linux the first event of
+	 * the groups it walked (the idle CPU wakes for it, as in Linux);
+	 * under one nothing, as the active group's migrator serves them; and
+	 * out of the armed table if the root is active (tmigr_wake_settle()).
 	 */
 	WRITE_ONCE(tmc->wakeup, tmigr_walk_wakeup(&data));
 	spin_unlock(&tmc->lock);

@@ -29,7 +29,9 @@
  *     the root is active when it holds the table lock (tmigr_wake_settle()):
  *     a CPU that relied on it found the root idle before, so whoever made
  *     it active since handles the events, and the next last CPU going
- *     idle decides anew.
+ *     idle decides anew.  Apart from its entry it wakes for nothing of the
+ *     groups it walked: their events wait in the active group, whose
+ *     migrator serves them (Linux wakes the CPU for them as well).
  * A CPU going offline never adds itself (it would not wake).
  *
  * Lock order: tmigr_cpu lock, group locks, then tmigr_wake_lock.
@@ -188,15 +190,29 @@ static bool tmigr_root_active(struct tmigr_cpu *tmc)
  * @tmc: the current CPU's, idle
  * @firstexp: what the walk says it must wake for (TMIGR_NONE_NS: nothing)
  *
- * Pre: @tmc's lock held.  Under TMIGR_WAKE_ONE a CPU in the table keeps
- * its entry unless the root is active (see the top of the file); then it
- * wakes for the earlier of the entry and @firstexp.  Returns the wakeup.
+ * Pre: @tmc's lock held.  Under TMIGR_WAKE_LINUX returns @firstexp.
+ * Under TMIGR_WAKE_ONE a CPU in the table keeps its entry unless the root
+ * is active (see the top of the file) and wakes for the entry alone;
+ * one not in it wakes for nothing.  Returns the wakeup.
  */
 uint64_t tmigr_wake_settle(struct tmigr_cpu *tmc, uint64_t firstexp)
 {
 	int i;
 
 	lockdep_assert_held(&tmc->lock);
+	/*
+	 * The walk stopped because a group's migrator is another, active
+	 * child: the idle groups it walked queued their first events there,
+	 * and that migrator's tick expires them.  If it goes idle first, its
+	 * own walk carries the group's events up, to an active group or to
+	 * the idle root, where the CPU going idle arms for them: the
+	 * hierarchy's guarantee for every CPU that goes idle below an active
+	 * group.  So under TMIGR_WAKE_ONE nothing of @firstexp is this CPU's
+	 * to wake for; Linux wakes for it anyway (docs/tmigr-wake.md,
+	 * "below").
+	 */
+	if (tmigr_get_wake() == TMIGR_WAKE_ONE)
+		firstexp = TMIGR_NONE_NS;
 	if (!READ_ONCE(tmc->armed))
 		return firstexp;
 	spin_lock(&tmigr_wake_lock);

@@ -5,7 +5,7 @@
  * against tmigr_wake=linux where it differs, and its own races.
  *
  * Three CPUs on one node make a one-level hierarchy: its one group is the
- * root.  Nine make two levels.
+ * root.  Nine make two levels: CPUs 0-7 in one group, CPU 8 in another.
  */
 #include <stdint.h>
 
@@ -310,6 +310,52 @@ START_TEST(remote_delete_moves_the_idle_cpus_event)
 END_TEST
 
 /*
+ * Nine CPUs: CPUs 0-7 in one level-0 group, CPU 8 alone in another, the
+ * root above.  With CPU 8 busy, CPU 0 wakes for its pinned timer and
+ * handles remote timers: its walk expires nothing in its idle group and
+ * stops at the root, whose migrator is CPU 8's group.  The group's first
+ * event, CPU 1's timer, is queued in the root, and CPU 8's tick runs it.
+ * Under one CPU 0 keeps no wakeup for it; under linux it wakes for it
+ * too (and, ticked first, runs it).
+ */
+START_TEST(idle_walk_below_an_active_group_keeps_no_wakeup)
+{
+	static const enum tmigr_wake policies[] = {
+		TMIGR_WAKE_ONE,
+		TMIGR_WAKE_LINUX,
+	};
+
+	for (unsigned int i = 0; i < 2; i++) {
+		bool one = policies[i] == TMIGR_WAKE_ONE;
+		struct tmigr_cpu_view v;
+		struct tm_rec pinned, movable;
+
+		setup_policy(9, policies[i]);
+		tm_rec_arm(&movable, 1, 0, 1100);
+		tm_rec_arm(&pinned, 0, TIMER_PINNED, 1050);
+		for (unsigned int cpu = 1; cpu < 8; cpu++)
+			ck_assert_uint_eq(tm_idle(cpu), TMIGR_NONE_NS);
+		ck_assert_uint_eq(tm_idle(0), tm_ns(1051));
+		tm_advance_to(1052);
+		ck_assert_uint_eq(pinned.fired, 1);
+		ck_assert_uint_eq(tm_cpus[0].wakes, 1);
+		ck_assert(tmigr_cpu_get(0, &v));
+		ck_assert(v.idle);
+		ck_assert_uint_eq(v.wakeup, one ? TMIGR_NONE_NS : tm_ns(1104));
+		ck_assert_uint_eq(armed_exp(0), TMIGR_NONE_NS);
+		tm_advance_to(1200);
+		ck_assert_uint_eq(movable.fired, 1);
+		ck_assert_uint_eq(movable.fired_at, 1104);
+		ck_assert_uint_eq(movable.fired_cpu, one ? 8 : 0);
+		ck_assert_uint_eq(tm_cpus[0].wakes, one ? 1 : 2);
+		tm_assert_invariants();
+		ck_assert_uint_eq(host_warn_hits, 0);
+		teardown();
+	}
+}
+END_TEST
+
+/*
  * CPU 1 goes idle with a movable timer one tick away while CPU 0 is busy.
  * Under one the timer goes to the hierarchy and CPU 0's tick runs it: CPU
  * 1 stops its tick and never wakes.  Under linux CPU 1 keeps its tick,
@@ -374,6 +420,7 @@ static Suite *tmigr_wake_suite(void)
 	tcase_add_test(tc, pulled_armed_cpu_keeps_its_duty);
 	tcase_add_test(tc, remote_delete_moves_the_idle_cpus_event);
 	tcase_add_test(tc, movable_timer_a_tick_away_goes_to_the_busy_cpu);
+	tcase_add_test(tc, idle_walk_below_an_active_group_keeps_no_wakeup);
 	suite_add_tcase(s, tc);
 	return s;
 }
