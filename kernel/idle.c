@@ -150,6 +150,18 @@ static void do_idle(bool (*done)(void *), void *arg)
 		if (done ? done(arg) : smp_call_work_pending())
 			break;
 		tick_nohz_idle_stop_tick();
+		/*
+		 * A timer interrupt already pending was raised while this CPU
+		 * ran: a deadline that passed before the line above moved it
+		 * (the vCPU stalled, interrupts off, longer than a tick).  HLT
+		 * would end at once and count that as a wake of the idle CPU;
+		 * take it here instead and look again.
+		 */
+		if (arch_clockevent_irq_pending()) {
+			p->idle.irq_before_halt++;
+			arch_irq_window();
+			continue;
+		}
 		trace(idle_enter, p->tick.stopped, p->tick.next_ns);
 		idle_halt(p);
 	}

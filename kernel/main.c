@@ -205,7 +205,8 @@ static void print_cpu_stats(void)
 		       "wakes_ipi=%lu wakes_other=%lu idle_us=%lu ticks=%lu "
 		       "tick_stops=%lu expired_local=%lu expired_remote=%lu "
 		       "pulled_for=%lu offlines=%lu offline_us=%lu "
-		       "parked_wakes=%lu softirq_deferred=%lu\n",
+		       "parked_wakes=%lu softirq_deferred=%lu "
+		       "irq_before_halt=%lu\n",
 		       i, p->node,
 		       p->idle.wakes_timer + p->idle.wakes_ipi +
 			       p->idle.wakes_other,
@@ -214,7 +215,7 @@ static void print_cpu_stats(void)
 		       p->tick.ticks, p->tick.stops, ts.expired_local,
 		       ts.expired_remote, ts.pulled_for, p->hp.offlines,
 		       p->hp.offline_ns / NSEC_PER_USEC, p->hp.parked_wakes,
-		       p->softirq.deferred);
+		       p->softirq.deferred, p->idle.irq_before_halt);
 	}
 }
 

@@ -29,6 +29,11 @@ struct cpu_idle_stats {
 	bool in_period;
 	uint64_t entries;
 	uint64_t wakes_timer, wakes_ipi, wakes_other;
+	/*
+	 * Timer interrupts found pending just before an HLT and taken
+	 * without halting (do_idle()): raised while the CPU ran, so no wake.
+	 */
+	uint64_t irq_before_halt;
 	uint64_t ns, since;
 	/*
 	 * Residency (cpu_idle_residency()): of ns, the HLT stretches of at

@@ -39,5 +39,20 @@ void arch_cpu_idle(void);
  */
 void arch_clockevent_program(uint64_t delta_ns);
 void arch_clockevent_cancel(void);
+/*
+ * Has the LAPIC timer raised its interrupt, not yet taken (interrupts
+ * off)?  It stays pending when the timer is armed anew: a deadline that
+ * passed before it was moved still interrupts.
+ */
+bool arch_clockevent_irq_pending(void);
+
+/*
+ * Let pending interrupts in, from and back to interrupts off.  STI holds
+ * them off for one more instruction, hence the NOP before CLI.
+ */
+static inline void arch_irq_window(void)
+{
+	__asm__ volatile("sti; nop; cli" ::: "memory");
+}
 
 #endif

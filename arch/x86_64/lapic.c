@@ -36,6 +36,7 @@
 #define LAPIC_TMR_INIT	0x380
 #define LAPIC_TMR_CUR	0x390
 #define LAPIC_TMR_DIV	0x3E0
+#define LAPIC_IRR	0x200 /* 8 registers, 0x10 apart, 32 vectors each */
 #define LVT_MASKED	(1U << 16)
 #define TMR_DIV_1	0xB /* divide configuration 1011b: divide by 1 */
 #define TMR_CALIB_NS	10000000ULL
@@ -381,6 +382,13 @@ void arch_clockevent_cancel(void)
 		return;
 	}
 	lapic_write(LAPIC_TMR_INIT, 0); /* 0 stops it */
+}
+
+bool arch_clockevent_irq_pending(void)
+{
+	unsigned reg = LAPIC_IRR + 0x10 * (LOCAL_TIMER_VECTOR / 32);
+
+	return lapic_read(reg) & (1u << (LOCAL_TIMER_VECTOR % 32));
 }
 
 bool lapic_send_init(uint32_t apic_id)

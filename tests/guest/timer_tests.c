@@ -3,7 +3,8 @@
  * earlier than asked and within their level's granularity; a pinned timer
  * queued on a remote idle CPU costs it exactly one IPI wake; a deferrable
  * timer never wakes an idle CPU; add_timer_on() without TIMER_PINNED warns
- * once; an idle boot CPU catches jiffies up when it wakes.
+ * once; an idle boot CPU catches jiffies up when it wakes; a timer
+ * interrupt raised before the idle path halts is no wake.
  *
  * Bounds: "not early" is exact (jiffies at expiry >= expires).  The late
  * bound is the level's granularity plus TIMER_SLACK_J jiffies (a global
@@ -27,6 +28,7 @@
 #include "kernel/percpu.h"
 #include "kernel/printk.h"
 #include "kernel/smp_call.h"
+#include "kernel/spinlock.h"
 #include "kernel/tick.h"
 #include "lib/atomic.h"
 #include "lib/time.h"
@@ -430,6 +432,39 @@ static void nohz_off_keeps_the_tick_in_idle(struct ktest *t)
 	       (unsigned long)(READ_ONCE(pc->tick.irq_delay_ns) / 1000));
 }
 
+/*
+ * A timer interrupt raised while the CPU ran, interrupts off, and still
+ * pending when its idle path reprograms the timer for later (what a vCPU
+ * the host stalls for more than a tick between deciding to stop the tick
+ * and halting sees): the idle path takes it before HLT, so it is no
+ * wake.  The sleep costs its own timer's wake alone.
+ */
+static void timer_irq_raised_before_halt_is_no_wake(struct ktest *t)
+{
+	struct percpu *self = this_cpu();
+	uint64_t w0, b0, t0;
+	unsigned long flags;
+	bool pending;
+
+	if (!tick_nohz_enabled()) {
+		ktest_skip(t, "needs nohz=on");
+		return;
+	}
+	flags = local_irq_save();
+	arch_clockevent_program(1000);
+	t0 = clock_ns();
+	while (!(pending = arch_clockevent_irq_pending()) &&
+	       clock_ns() - t0 < 100 * NSEC_PER_MSEC)
+		cpu_relax();
+	w0 = self->idle.wakes_timer;
+	b0 = self->idle.irq_before_halt;
+	cpu_idle_sleep_ns(20 * NSEC_PER_MSEC);
+	local_irq_restore(flags);
+	KEXPECT(t, pending);
+	KEXPECT_EQ(t, self->idle.irq_before_halt - b0, 1);
+	KEXPECT_EQ(t, self->idle.wakes_timer - w0, 1);
+}
+
 static const struct ktest_case timer_cases[] = {
 	KTEST_CASE(timers_on_every_cpu_expire_in_bounds),
 	KTEST_CASE(remote_pinned_timer_costs_one_ipi_wake),
@@ -437,6 +472,7 @@ static const struct ktest_case timer_cases[] = {
 	KTEST_CASE(add_timer_on_without_pinned_warns_once),
 	KTEST_CASE(idle_boot_cpu_catches_jiffies_up),
 	KTEST_CASE(nohz_off_keeps_the_tick_in_idle),
+	KTEST_CASE(timer_irq_raised_before_halt_is_no_wake),
 };
 
 KTEST_SUITE(timer_suite, .name = "timer", .cases = timer_cases,
