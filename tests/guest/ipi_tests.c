@@ -293,7 +293,8 @@ KTEST_SUITE(ipi_suite, .name = "ipi", .cases = ipi_cases,
  * The LAPIC one-shot timer on every AP: armed from the AP itself for 2 ms,
  * it must fire once, no earlier than asked (one-shots are converted at the
  * top of the calibrated rate's error bound), and wake the AP as a timer
- * wake.  The
+ * wake (or, stalled by the host past the deadline before it halted, come
+ * as an interrupt before HLT: kernel/idle.c).  The
  * late bound is loose (100 ms, plus 0.5 ms per CPU): under TCG on a
  * loaded 2-core host, 24 ms has been seen from host scheduling alone; the
  * worst lateness is printed.
@@ -326,6 +327,7 @@ static void lapic_oneshot_fires_within_bound_on_each_ap(struct ktest *t)
 		struct percpu *p = per_cpu(i);
 		uint64_t armed = 0, irqs = p->tick.timer_irqs;
 		uint64_t wakes = p->idle.wakes_timer, t0, fired;
+		uint64_t before_halt = p->idle.irq_before_halt;
 
 		if (!cpu_online(i) || i == smp_processor_id())
 			continue;
@@ -337,7 +339,14 @@ static void lapic_oneshot_fires_within_bound_on_each_ap(struct ktest *t)
 			cpu_relax();
 		fired = READ_ONCE(p->tick.last_irq_ns);
 		KEXPECT_EQ(t, p->tick.timer_irqs, irqs + 1);
-		KEXPECT_EQ(t, p->idle.wakes_timer, wakes + 1);
+		/*
+		 * A wake, or, if the host stalled the AP past the deadline
+		 * before it halted, an interrupt taken before HLT.
+		 */
+		KEXPECT_EQ(t,
+			   p->idle.wakes_timer - wakes +
+				   p->idle.irq_before_halt - before_halt,
+			   1);
 		if (fired < armed + ONESHOT_NS ||
 		    fired > armed + ONESHOT_NS + ONESHOT_LATE_NS +
 				    ONESHOT_LATE_PER_CPU_NS * num_online_cpus())
