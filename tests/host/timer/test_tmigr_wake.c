@@ -41,6 +41,12 @@ static void arm_hook(int id, unsigned int cpu, void (*action)(void))
 	host_race_hook = one_shot_hook;
 }
 
+/* The loop tests' runs: _i 0 is TMIGR_WAKE_ONE, 1 TMIGR_WAKE_LINUX. */
+static const enum tmigr_wake wake_policies[] = {
+	TMIGR_WAKE_ONE,
+	TMIGR_WAKE_LINUX,
+};
+
 static void teardown(void)
 {
 	tm_teardown();
@@ -68,35 +74,26 @@ static uint64_t armed_exp(unsigned int cpu)
  */
 START_TEST(second_last_cpu_relies_on_the_armed_one)
 {
-	static const enum tmigr_wake policies[] = {
-		TMIGR_WAKE_ONE,
-		TMIGR_WAKE_LINUX,
-	};
+	bool one = wake_policies[_i] == TMIGR_WAKE_ONE;
+	struct tm_rec r;
 
-	for (unsigned int i = 0; i < 2; i++) {
-		bool one = policies[i] == TMIGR_WAKE_ONE;
-		struct tm_rec r;
-
-		setup_policy(3, policies[i]);
-		tm_rec_arm(&r, 1, 0, 1100);
-		tm_idle(1);
-		tm_idle(2);
-		ck_assert_uint_eq(tm_idle(0), tm_ns(1104));
-		ck_assert_uint_eq(armed_exp(0),
-				  one ? tm_ns(1104) : TMIGR_NONE_NS);
-		tm_wake(2);
-		ck_assert_uint_eq(tm_idle(2),
-				  one ? TMIGR_NONE_NS : tm_ns(1104));
-		ck_assert_uint_eq(armed_exp(2), TMIGR_NONE_NS);
-		tm_advance_to(1200);
-		ck_assert_uint_eq(r.fired, 1);
-		ck_assert_uint_eq(r.fired_at, 1104);
-		ck_assert_uint_eq(tm_cpus[0].wakes, 1);
-		ck_assert_uint_eq(tm_cpus[2].wakes, one ? 0 : 1);
-		tm_assert_invariants();
-		ck_assert_uint_eq(host_warn_hits, 0);
-		teardown();
-	}
+	setup_policy(3, wake_policies[_i]);
+	tm_rec_arm(&r, 1, 0, 1100);
+	tm_idle(1);
+	tm_idle(2);
+	ck_assert_uint_eq(tm_idle(0), tm_ns(1104));
+	ck_assert_uint_eq(armed_exp(0), one ? tm_ns(1104) : TMIGR_NONE_NS);
+	tm_wake(2);
+	ck_assert_uint_eq(tm_idle(2), one ? TMIGR_NONE_NS : tm_ns(1104));
+	ck_assert_uint_eq(armed_exp(2), TMIGR_NONE_NS);
+	tm_advance_to(1200);
+	ck_assert_uint_eq(r.fired, 1);
+	ck_assert_uint_eq(r.fired_at, 1104);
+	ck_assert_uint_eq(tm_cpus[0].wakes, 1);
+	ck_assert_uint_eq(tm_cpus[2].wakes, one ? 0 : 1);
+	tm_assert_invariants();
+	ck_assert_uint_eq(host_warn_hits, 0);
+	teardown();
 }
 END_TEST
 
@@ -276,36 +273,29 @@ static void delete_on(unsigned int cpu, struct tm_rec *r)
  */
 START_TEST(remote_delete_moves_the_idle_cpus_event)
 {
-	static const enum tmigr_wake policies[] = {
-		TMIGR_WAKE_ONE,
-		TMIGR_WAKE_LINUX,
-	};
+	bool one = wake_policies[_i] == TMIGR_WAKE_ONE;
+	struct tmigr_cpu_view v;
+	struct tm_rec first, next;
 
-	for (unsigned int i = 0; i < 2; i++) {
-		bool one = policies[i] == TMIGR_WAKE_ONE;
-		struct tmigr_cpu_view v;
-		struct tm_rec first, next;
-
-		setup_policy(3, policies[i]);
-		tm_rec_arm(&first, 1, 0, 1100);
-		tm_rec_arm(&next, 1, 0, 1300);
-		tm_idle(1);
-		tm_idle(2);
-		delete_on(0, &first);
-		ck_assert(tmigr_cpu_get(1, &v));
-		ck_assert_uint_eq(v.cpuevt, one ? tm_ns(1304) - TM_TICK_NS + 1 :
-						  tm_ns(1104));
-		ck_assert_uint_le(tm_idle(0), tm_ns(1304));
-		ck_assert_uint_ge(tm_idle(0), one ? tm_ns(1303) : tm_ns(1104));
-		tm_advance_to(1400);
-		ck_assert_uint_eq(first.fired, 0);
-		ck_assert_uint_eq(next.fired, 1);
-		ck_assert_uint_eq(next.fired_at, 1304);
-		ck_assert_uint_eq(tm_cpus[0].wakes, one ? 1 : 2);
-		tm_assert_invariants();
-		ck_assert_uint_eq(host_warn_hits, 0);
-		teardown();
-	}
+	setup_policy(3, wake_policies[_i]);
+	tm_rec_arm(&first, 1, 0, 1100);
+	tm_rec_arm(&next, 1, 0, 1300);
+	tm_idle(1);
+	tm_idle(2);
+	delete_on(0, &first);
+	ck_assert(tmigr_cpu_get(1, &v));
+	ck_assert_uint_eq(v.cpuevt,
+			  one ? tm_ns(1304) - TM_TICK_NS + 1 : tm_ns(1104));
+	ck_assert_uint_le(tm_idle(0), tm_ns(1304));
+	ck_assert_uint_ge(tm_idle(0), one ? tm_ns(1303) : tm_ns(1104));
+	tm_advance_to(1400);
+	ck_assert_uint_eq(first.fired, 0);
+	ck_assert_uint_eq(next.fired, 1);
+	ck_assert_uint_eq(next.fired_at, 1304);
+	ck_assert_uint_eq(tm_cpus[0].wakes, one ? 1 : 2);
+	tm_assert_invariants();
+	ck_assert_uint_eq(host_warn_hits, 0);
+	teardown();
 }
 END_TEST
 
@@ -320,38 +310,31 @@ END_TEST
  */
 START_TEST(idle_walk_below_an_active_group_keeps_no_wakeup)
 {
-	static const enum tmigr_wake policies[] = {
-		TMIGR_WAKE_ONE,
-		TMIGR_WAKE_LINUX,
-	};
+	bool one = wake_policies[_i] == TMIGR_WAKE_ONE;
+	struct tmigr_cpu_view v;
+	struct tm_rec pinned, movable;
 
-	for (unsigned int i = 0; i < 2; i++) {
-		bool one = policies[i] == TMIGR_WAKE_ONE;
-		struct tmigr_cpu_view v;
-		struct tm_rec pinned, movable;
-
-		setup_policy(9, policies[i]);
-		tm_rec_arm(&movable, 1, 0, 1100);
-		tm_rec_arm(&pinned, 0, TIMER_PINNED, 1050);
-		for (unsigned int cpu = 1; cpu < 8; cpu++)
-			ck_assert_uint_eq(tm_idle(cpu), TMIGR_NONE_NS);
-		ck_assert_uint_eq(tm_idle(0), tm_ns(1051));
-		tm_advance_to(1052);
-		ck_assert_uint_eq(pinned.fired, 1);
-		ck_assert_uint_eq(tm_cpus[0].wakes, 1);
-		ck_assert(tmigr_cpu_get(0, &v));
-		ck_assert(v.idle);
-		ck_assert_uint_eq(v.wakeup, one ? TMIGR_NONE_NS : tm_ns(1104));
-		ck_assert_uint_eq(armed_exp(0), TMIGR_NONE_NS);
-		tm_advance_to(1200);
-		ck_assert_uint_eq(movable.fired, 1);
-		ck_assert_uint_eq(movable.fired_at, 1104);
-		ck_assert_uint_eq(movable.fired_cpu, one ? 8 : 0);
-		ck_assert_uint_eq(tm_cpus[0].wakes, one ? 1 : 2);
-		tm_assert_invariants();
-		ck_assert_uint_eq(host_warn_hits, 0);
-		teardown();
-	}
+	setup_policy(9, wake_policies[_i]);
+	tm_rec_arm(&movable, 1, 0, 1100);
+	tm_rec_arm(&pinned, 0, TIMER_PINNED, 1050);
+	for (unsigned int cpu = 1; cpu < 8; cpu++)
+		ck_assert_uint_eq(tm_idle(cpu), TMIGR_NONE_NS);
+	ck_assert_uint_eq(tm_idle(0), tm_ns(1051));
+	tm_advance_to(1052);
+	ck_assert_uint_eq(pinned.fired, 1);
+	ck_assert_uint_eq(tm_cpus[0].wakes, 1);
+	ck_assert(tmigr_cpu_get(0, &v));
+	ck_assert(v.idle);
+	ck_assert_uint_eq(v.wakeup, one ? TMIGR_NONE_NS : tm_ns(1104));
+	ck_assert_uint_eq(armed_exp(0), TMIGR_NONE_NS);
+	tm_advance_to(1200);
+	ck_assert_uint_eq(movable.fired, 1);
+	ck_assert_uint_eq(movable.fired_at, 1104);
+	ck_assert_uint_eq(movable.fired_cpu, one ? 8 : 0);
+	ck_assert_uint_eq(tm_cpus[0].wakes, one ? 1 : 2);
+	tm_assert_invariants();
+	ck_assert_uint_eq(host_warn_hits, 0);
+	teardown();
 }
 END_TEST
 
@@ -364,45 +347,37 @@ END_TEST
  */
 START_TEST(movable_timer_a_tick_away_goes_to_the_busy_cpu)
 {
-	static const enum tmigr_wake policies[] = {
-		TMIGR_WAKE_ONE,
-		TMIGR_WAKE_LINUX,
-	};
+	bool one = wake_policies[_i] == TMIGR_WAKE_ONE;
+	struct tmigr_cpu_view v;
+	struct tm_rec r, last;
 
-	for (unsigned int i = 0; i < 2; i++) {
-		bool one = policies[i] == TMIGR_WAKE_ONE;
-		struct tmigr_cpu_view v;
-		struct tm_rec r, last;
+	setup_policy(3, wake_policies[_i]);
+	tm_idle(2);
+	tm_rec_arm(&r, 1, 0, 1000);
+	ck_assert_uint_eq(tm_idle(1), one ? TMIGR_NONE_NS : tm_ns(1001));
+	ck_assert(tm_cpus[1].idle == one);
+	ck_assert(tmigr_cpu_get(1, &v));
+	ck_assert(v.idle == one);
+	tm_advance_to(1010);
+	ck_assert_uint_eq(r.fired, 1);
+	ck_assert_uint_eq(r.fired_at, 1001);
+	ck_assert_uint_eq(r.fired_cpu, one ? 0 : 1);
+	ck_assert_uint_eq(tm_cpus[1].wakes, 0);
 
-		setup_policy(3, policies[i]);
-		tm_idle(2);
-		tm_rec_arm(&r, 1, 0, 1000);
-		ck_assert_uint_eq(tm_idle(1),
-				  one ? TMIGR_NONE_NS : tm_ns(1001));
-		ck_assert(tm_cpus[1].idle == one);
-		ck_assert(tmigr_cpu_get(1, &v));
-		ck_assert(v.idle == one);
-		tm_advance_to(1010);
-		ck_assert_uint_eq(r.fired, 1);
-		ck_assert_uint_eq(r.fired_at, 1001);
-		ck_assert_uint_eq(r.fired_cpu, one ? 0 : 1);
-		ck_assert_uint_eq(tm_cpus[1].wakes, 0);
-
-		/* CPU 0 is the last one: it keeps the tick either way. */
-		tm_wake(1);
-		tm_idle(1);
-		tm_rec_arm(&last, 0, 0, 1010);
-		ck_assert_uint_eq(tm_idle(0), tm_ns(1011));
-		ck_assert(!tm_cpus[0].idle);
-		ck_assert(tmigr_cpu_get(0, &v));
-		ck_assert(!v.idle);
-		tm_advance_to(1020);
-		ck_assert_uint_eq(last.fired, 1);
-		ck_assert_uint_eq(last.fired_at, 1011);
-		tm_assert_invariants();
-		ck_assert_uint_eq(host_warn_hits, 0);
-		teardown();
-	}
+	/* CPU 0 is the last one: it keeps the tick either way. */
+	tm_wake(1);
+	tm_idle(1);
+	tm_rec_arm(&last, 0, 0, 1010);
+	ck_assert_uint_eq(tm_idle(0), tm_ns(1011));
+	ck_assert(!tm_cpus[0].idle);
+	ck_assert(tmigr_cpu_get(0, &v));
+	ck_assert(!v.idle);
+	tm_advance_to(1020);
+	ck_assert_uint_eq(last.fired, 1);
+	ck_assert_uint_eq(last.fired_at, 1011);
+	tm_assert_invariants();
+	ck_assert_uint_eq(host_warn_hits, 0);
+	teardown();
 }
 END_TEST
 
@@ -412,15 +387,17 @@ static Suite *tmigr_wake_suite(void)
 	TCase *tc = tcase_create("wake");
 
 	tcase_add_checked_fixture(tc, NULL, teardown);
-	tcase_add_test(tc, second_last_cpu_relies_on_the_armed_one);
+	tcase_add_loop_test(tc, second_last_cpu_relies_on_the_armed_one, 0, 2);
 	tcase_add_test(tc, armed_cpu_leaving_idle_is_out_of_the_table);
 	tcase_add_test(tc, earlier_event_arms_a_second_cpu_which_then_relies);
 	tcase_add_test(tc, armed_cpu_leaves_idle_while_the_last_cpu_decides);
 	tcase_add_test(tc, offline_last_cpu_relies_on_the_armed_one);
 	tcase_add_test(tc, pulled_armed_cpu_keeps_its_duty);
-	tcase_add_test(tc, remote_delete_moves_the_idle_cpus_event);
-	tcase_add_test(tc, movable_timer_a_tick_away_goes_to_the_busy_cpu);
-	tcase_add_test(tc, idle_walk_below_an_active_group_keeps_no_wakeup);
+	tcase_add_loop_test(tc, remote_delete_moves_the_idle_cpus_event, 0, 2);
+	tcase_add_loop_test(tc, movable_timer_a_tick_away_goes_to_the_busy_cpu,
+			    0, 2);
+	tcase_add_loop_test(tc, idle_walk_below_an_active_group_keeps_no_wakeup,
+			    0, 2);
 	suite_add_tcase(s, tc);
 	return s;
 }
