@@ -311,6 +311,20 @@ static int opt_ap_late_test(const char *val, size_t len, struct boot_options *o)
 	return 0;
 }
 
+static int opt_tsc_sync_stall_test(const char *val, size_t len,
+				   struct boot_options *o)
+{
+	unsigned int v;
+	int ret = parse_uint(val, len, &v);
+
+	if (ret)
+		return ret;
+	if (v > TSC_SYNC_STALL_TEST_MAX_US)
+		return -ERANGE;
+	o->tsc_sync_stall_test = v;
+	return 0;
+}
+
 /* Seconds without progress before the watchdog dumps; 0 or off: none. */
 static int opt_watchdog(const char *val, size_t len, struct boot_options *o)
 {
@@ -380,6 +394,10 @@ static const struct cmdline_option cmdline_options[] = {
 	{ "ap_late_test", opt_ap_late_test, "CPU", NULL,
 	  "test only: the boot CPU gives up on this AP at once, as on one "
 	  "that never reports in (default: none)" },
+	{ "tsc_sync_stall_test", opt_tsc_sync_stall_test, "0..100000", NULL,
+	  "test only: each AP holds every TSC sync answer this many "
+	  "microseconds, as on a host that stretches every round "
+	  "(default: 0)" },
 	{ "watchdog", opt_watchdog, "off|0..3600", NULL,
 	  "seconds a CPU or stage may make no progress before the watchdog "
 	  "dumps every CPU; 0 or off: no watchdog (default: 20)" },

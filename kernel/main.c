@@ -313,8 +313,12 @@ void kmain(uint32_t magic, uint32_t info_phys)
 	timers_init();
 	timers_cpu_online();
 	boot_phase_done(BOOT_PHASE_HIERARCHY);
-	smp_boot_aps(boot_opts.cpuhp_parallel, boot_opts.cpu_init_udelay,
-		     boot_opts.ap_late_test);
+	smp_boot_aps(&(struct smp_boot_args){
+		.parallel = boot_opts.cpuhp_parallel,
+		.init_udelay = boot_opts.cpu_init_udelay,
+		.late_test = boot_opts.ap_late_test,
+		.sync_stall_us = boot_opts.tsc_sync_stall_test,
+	});
 	boot_phase_done(BOOT_PHASE_APS);
 	boot_time_print();
 	/* The boot CPU is busy (it runs the tests): its tick runs. */

@@ -83,11 +83,14 @@ uint8_t *cpu_online_map;
 struct bringup {
 	struct ap_slot *slots; /* [acpi_topo.ncpus] */
 	unsigned init_udelay;
-	unsigned late_test; /* ap_late_test=: given up on at once */
+	unsigned late_test;  /* ap_late_test=: given up on at once */
+	uint64_t sync_stall; /* tsc_sync_stall_test=, in TSC ticks */
 	unsigned left_out;
 	uint64_t report_ns, sync_ns; /* sums over the APs */
 	uint64_t sync_worst_rtt;     /* longest kept TSC sync round trip */
 	unsigned sync_worst_cpu;     /* and its AP, for # tsc_sync */
+	unsigned sync_rounds_max;    /* most rounds one AP took */
+	unsigned sync_cut_short;     /* APs whose sync the budget ended */
 };
 
 unsigned num_online_cpus(void)
@@ -149,7 +152,8 @@ static void *alloc_pages(uint64_t n)
 }
 
 /* Boot data for MADT CPU @i; false (slot left EMPTY) without memory. */
-static bool prepare_slot(struct ap_slot *s, unsigned i, bool parallel)
+static bool prepare_slot(const struct bringup *u, struct ap_slot *s, unsigned i,
+			 bool parallel)
 {
 	uint64_t pages = (sizeof(struct ap_boot) + PAGE_SIZE - 1) / PAGE_SIZE;
 	struct ap_boot *b = alloc_pages(pages);
@@ -162,6 +166,7 @@ static bool prepare_slot(struct ap_slot *s, unsigned i, bool parallel)
 	memset(b, 0, sizeof(*b));
 	b->idx = i;
 	b->spin_first = !parallel;
+	b->sync.ap_stall_ticks = u->sync_stall;
 	s->stack = (uint64_t)(stack + AP_STACK_PAGES * PAGE_SIZE);
 	s->arg = (uint64_t)b;
 	/* Published by the fence before the SIPI (send_ipi_raw). */
@@ -237,7 +242,7 @@ static bool wake(struct bringup *u, unsigned i)
 static void finish(struct bringup *u, unsigned i)
 {
 	struct ap_boot *b = (struct ap_boot *)u->slots[i].arg;
-	uint64_t rtt;
+	struct tsc_sync_result res;
 
 	if (i == u->late_test || !wait_set(&cpu_online_map[i]))
 		return give_up(u, i, "did not report in");
@@ -249,12 +254,15 @@ static void finish(struct bringup *u, unsigned i)
 		if (!wait_set(&b->awake))
 			return give_up(u, i, "did not wake for its TSC sync");
 	}
-	per_cpu(i)->tsc_offset = (uint64_t)tsc_sync_bsp(&b->sync, &rtt);
-	per_cpu(i)->tsc_sync_ns = tsc_to_ns(rtt) / 2 + 1;
-	if (rtt > u->sync_worst_rtt) {
-		u->sync_worst_rtt = rtt;
+	per_cpu(i)->tsc_offset = (uint64_t)tsc_sync_bsp(&b->sync, &res);
+	per_cpu(i)->tsc_sync_ns = tsc_to_ns(res.rtt) / 2 + 1;
+	if (res.rtt > u->sync_worst_rtt) {
+		u->sync_worst_rtt = res.rtt;
 		u->sync_worst_cpu = i;
 	}
+	if (res.rounds > u->sync_rounds_max)
+		u->sync_rounds_max = res.rounds;
+	u->sync_cut_short += res.cut_short;
 	smp_store_release(&b->synced, true);
 	u->sync_ns += clock_ns() - b->online_ns;
 }
@@ -327,19 +335,21 @@ static bool startable(unsigned i, uint32_t self)
 	return true;
 }
 
-unsigned smp_boot_aps(bool parallel, unsigned init_udelay_asked,
-		      unsigned late_test)
+unsigned smp_boot_aps(const struct smp_boot_args *args)
 {
+	bool parallel = args->parallel;
 	uint32_t self = lapic_id();
 	struct bringup u = setup();
 	uint64_t t0 = clock_ns(), t_alloc, t_kick;
 	unsigned n = acpi_topo.ncpus;
 
-	u.init_udelay = init_udelay(init_udelay_asked);
-	u.late_test = late_test;
+	u.init_udelay = init_udelay(args->init_udelay);
+	u.late_test = args->late_test;
+	u.sync_stall =
+		ns_to_tsc_ticks((uint64_t)args->sync_stall_us * NSEC_PER_USEC);
 	for (unsigned i = 0; i < n; i++)
 		if (startable(i, self) &&
-		    !prepare_slot(&u.slots[i], i, parallel))
+		    !prepare_slot(&u, &u.slots[i], i, parallel))
 			u.left_out++;
 	t_alloc = clock_ns();
 	for (unsigned i = 0; i < n; i++) {
@@ -369,8 +379,12 @@ unsigned smp_boot_aps(bool parallel, unsigned init_udelay_asked,
 	       (t_alloc - t0) / NSEC_PER_USEC,
 	       (t_kick - t_alloc) / NSEC_PER_USEC, u.report_ns / NSEC_PER_USEC,
 	       u.sync_ns / NSEC_PER_USEC);
-	printk("# tsc_sync max_rounds=%u worst_rtt_ns=%lu cpu=%u\n",
+	printk("# tsc_sync max_rounds=%u worst_rtt_ns=%lu cpu=%u "
+	       "rounds_max=%u budget_us=%lu cut_short=%u\n",
 	       (unsigned)TSC_SYNC_MAX_ROUNDS,
-	       (unsigned long)tsc_to_ns(u.sync_worst_rtt), u.sync_worst_cpu);
+	       (unsigned long)tsc_to_ns(u.sync_worst_rtt), u.sync_worst_cpu,
+	       u.sync_rounds_max,
+	       (unsigned long)(TSC_SYNC_BUDGET_NS / NSEC_PER_USEC),
+	       u.sync_cut_short);
 	return num_online_cpus();
 }

@@ -11,12 +11,19 @@
  * Start every enabled CPU of the MADT but the boot CPU, all at once
  * (@parallel) or one at a time, and wait (bounded) for each to report in;
  * a CPU that does not is put back into INIT, reported and left out.
- * @init_udelay: cpu_init_udelay=, or CPU_INIT_UDELAY_AUTO for the CPU
- * model's default.  @late_test: a MADT CPU to give up on at once (test
- * only: as an AP that never reports in), or any index past the last.
  * Returns the number of CPUs online, the boot CPU included.
  */
-unsigned smp_boot_aps(bool parallel, unsigned init_udelay, unsigned late_test);
+struct smp_boot_args {
+	bool parallel;
+	/* cpu_init_udelay=, or CPU_INIT_UDELAY_AUTO: the CPU model's. */
+	unsigned init_udelay;
+	/* Test only: a MADT CPU to give up on at once (as an AP that never
+	 * reports in), or any index past the last. */
+	unsigned late_test;
+	/* Test only: each AP holds every TSC sync answer this long. */
+	unsigned sync_stall_us;
+};
+unsigned smp_boot_aps(const struct smp_boot_args *args);
 
 /*
  * Online CPUs, by MADT index, one byte each so that a CPU sets its own

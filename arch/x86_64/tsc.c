@@ -202,34 +202,51 @@ uint64_t clock_ns(void)
  * descheduled between release and answer, hundreds of ms under TCG on a
  * loaded host) would put the AP's clock that far off for good.  At least
  * TSC_SYNC_MIN_ROUNDS, then until one took under TSC_SYNC_GOOD_NS, at
- * most TSC_SYNC_MAX_ROUNDS; round TSC_SYNC_DONE tells the AP it is over.
- * Returns the offset for the AP; *@rtt the kept round trip, in ticks.
+ * most TSC_SYNC_MAX_ROUNDS, and no new round once TSC_SYNC_BUDGET_NS have
+ * passed: on a host that stretches every round (two vCPU threads taking
+ * turns on a busy host CPU, a few ms each) no round is ever good, and 256
+ * of them per AP made bring-up of 64 CPUs outlast any boot timeout.  The
+ * budget bounds bring-up at about MIN_ROUNDS slow rounds plus the budget
+ * per AP; the offset is then good only to its wider kept round trip,
+ * which tsc_sync_ns says (the clock suite checks against it).  Round
+ * TSC_SYNC_DONE tells the AP it is over.
  */
 #define TSC_SYNC_MIN_ROUNDS 4
 #define TSC_SYNC_GOOD_NS    50000ULL
 #define TSC_SYNC_DONE	    (~0ULL)
 
-int64_t tsc_sync_bsp(struct tsc_sync *s, uint64_t *rtt)
+int64_t tsc_sync_bsp(struct tsc_sync *s, struct tsc_sync_result *res)
 {
-	uint64_t good = ns_to_tsc_ticks(TSC_SYNC_GOOD_NS), r;
+	uint64_t good = ns_to_tsc_ticks(TSC_SYNC_GOOD_NS);
+	uint64_t budget = ns_to_tsc_ticks(TSC_SYNC_BUDGET_NS);
+	uint64_t start = rdtsc(), r;
 	int64_t best = 0;
 
-	*rtt = ~0ULL;
-	for (r = 1; r <= TSC_SYNC_MAX_ROUNDS &&
-		    (r <= TSC_SYNC_MIN_ROUNDS || *rtt >= good);
-	     r++) {
-		uint64_t t0 = rdtsc() + this_cpu()->tsc_offset, t1;
+	res->rtt = ~0ULL;
+	res->cut_short = false;
+	for (r = 1; r <= TSC_SYNC_MAX_ROUNDS; r++) {
+		uint64_t t0, t1;
 
+		if (r > TSC_SYNC_MIN_ROUNDS) {
+			if (res->rtt < good)
+				break;
+			if (rdtsc() - start >= budget) {
+				res->cut_short = true;
+				break;
+			}
+		}
+		t0 = rdtsc() + this_cpu()->tsc_offset;
 		smp_store_release(&s->round, r);
 		while (smp_load_acquire(&s->ack) != r)
 			cpu_relax();
 		t1 = rdtsc() + this_cpu()->tsc_offset;
-		if (t1 - t0 < *rtt) {
-			*rtt = t1 - t0;
+		if (t1 - t0 < res->rtt) {
+			res->rtt = t1 - t0;
 			best = (int64_t)(t0 / 2 + t1 / 2 -
 					 READ_ONCE(s->ap_tsc));
 		}
 	}
+	res->rounds = (unsigned)(r - 1);
 	smp_store_release(&s->round, TSC_SYNC_DONE);
 	while (smp_load_acquire(&s->ack) != TSC_SYNC_DONE)
 		cpu_relax();
@@ -238,6 +255,8 @@ int64_t tsc_sync_bsp(struct tsc_sync *s, uint64_t *rtt)
 
 void tsc_sync_ap(struct tsc_sync *s)
 {
+	uint64_t stall = READ_ONCE(s->ap_stall_ticks);
+
 	for (uint64_t r = 1;; r++) {
 		uint64_t got;
 
@@ -247,6 +266,9 @@ void tsc_sync_ap(struct tsc_sync *s)
 		if (got == TSC_SYNC_DONE)
 			break;
 		WRITE_ONCE(s->ap_tsc, rdtsc());
+		/* After the stamp: the offset stays within half the round. */
+		for (uint64_t t = rdtsc(); rdtsc() - t < stall;)
+			cpu_relax();
 		smp_store_release(&s->ack, r);
 	}
 	smp_store_release(&s->ack, TSC_SYNC_DONE);

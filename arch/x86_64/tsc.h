@@ -2,6 +2,7 @@
 #ifndef ARCH_X86_64_TSC_H
 #define ARCH_X86_64_TSC_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 static inline uint64_t rdtsc(void)
@@ -56,15 +57,25 @@ void delay_ns(uint64_t ns);
 /*
  * Run together at AP bring-up, one @s per AP (with parallel bring-up many
  * APs wait at once, and each must answer only its own rounds):
- * tsc_sync_bsp() returns the AP's offset, measured over up to
- * TSC_SYNC_MAX_ROUNDS round trips, and the shortest one's length in *@rtt
- * (TSC ticks; the offset is good to half of it).
+ * tsc_sync_bsp() returns the AP's offset, measured over at least
+ * TSC_SYNC_MIN_ROUNDS round trips, then until one is short enough, the
+ * time budget is spent or TSC_SYNC_MAX_ROUNDS ran (tsc.c says why), and
+ * fills @res.  @s->ap_stall_ticks (test only, set before the AP starts):
+ * the AP holds each answer that long, as a host that deschedules it
+ * every round would.
  */
 #define TSC_SYNC_MAX_ROUNDS 256
+#define TSC_SYNC_BUDGET_NS  20000000ULL
 struct tsc_sync {
 	uint64_t round, ack, ap_tsc;
+	uint64_t ap_stall_ticks;
 };
-int64_t tsc_sync_bsp(struct tsc_sync *s, uint64_t *rtt);
+struct tsc_sync_result {
+	uint64_t rtt; /* the kept round trip, TSC ticks: offset good to half */
+	unsigned rounds; /* round trips run */
+	bool cut_short;	 /* stopped by the budget, with no good round */
+};
+int64_t tsc_sync_bsp(struct tsc_sync *s, struct tsc_sync_result *res);
 void tsc_sync_ap(struct tsc_sync *s);
 
 #endif

@@ -253,6 +253,16 @@ MATRIX = [
                          "ap_late_test=3 selftest=ipi"], 0,
      OK_LINES + [r"^smp: CPU 3 \(apic 3\) did not report in, put back into INIT and left out$",
                  r"^# smp cpus_online=7 cpus_present=8 apic=xapic left_out=1 "]),
+    # A host that stretches every TSC sync round (each AP holds its answers 1 ms): no
+    # round is good, so each AP's sync ends at its 20 ms budget after some twenty
+    # rounds, not all 256 (a loaded 64-CPU boot once timed out so), and the clocks
+    # still agree to the wider bound (the clock suite).
+    ("tsc-sync-stalled-smp8-2n", ["--smp", "8", "--numa", "0-3:4-7", "--cmdline",
+                                  "selftest=clock tsc_sync_stall_test=1000"], 0,
+     OK_LINES + [r"^# tsc_sync max_rounds=256 worst_rtt_ns=\d+ cpu=\d+ rounds_max=\d{1,2} "
+                 r"budget_us=20000 cut_short=7$"]),
+    ("tsc-sync-stall-bad", ["--cmdline", "tsc_sync_stall_test=100001"], 1,
+     [r"cmdline: bad value '100001' for tsc_sync_stall_test"]),
     ("init-udelay-bad", ["--cmdline", "cpu_init_udelay=100001"], 1,
      [r"cmdline: bad value '100001' for cpu_init_udelay"]),
     # Every CPU faults at once: one whole dump, the others stopped by NMI (POSTCHECKS).
