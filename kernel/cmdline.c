@@ -325,6 +325,20 @@ static int opt_tsc_sync_stall_test(const char *val, size_t len,
 	return 0;
 }
 
+static int opt_ap_report_delay_test(const char *val, size_t len,
+				    struct boot_options *o)
+{
+	unsigned int v;
+	int ret = parse_uint(val, len, &v);
+
+	if (ret)
+		return ret;
+	if (v > AP_REPORT_DELAY_TEST_MAX_MS)
+		return -ERANGE;
+	o->ap_report_delay_test = v;
+	return 0;
+}
+
 /* Seconds without progress before the watchdog dumps; 0 or off: none. */
 static int opt_watchdog(const char *val, size_t len, struct boot_options *o)
 {
@@ -394,6 +408,9 @@ static const struct cmdline_option cmdline_options[] = {
 	{ "ap_late_test", opt_ap_late_test, "CPU", NULL,
 	  "test only: the boot CPU gives up on this AP at once, as on one "
 	  "that never reports in (default: none)" },
+	{ "ap_report_delay_test", opt_ap_report_delay_test, "0..1000", NULL,
+	  "test only: MADT CPU i reports in (CPUs - i) times this many ms "
+	  "late, the lowest last, as APs a host runs slowly (default: 0)" },
 	{ "tsc_sync_stall_test", opt_tsc_sync_stall_test, "0..100000", NULL,
 	  "test only: each AP holds every TSC sync answer this many "
 	  "microseconds, as on a host that stretches every round "

@@ -30,10 +30,11 @@
 enum { CLOCKEVENT_AUTO, CLOCKEVENT_ONESHOT, CLOCKEVENT_DEADLINE };
 enum { FAULT_TEST_NONE, FAULT_TEST_ALLCPUS };
 /* cpu_init_udelay= not given: the CPU's vendor and family decide. */
-#define CPU_INIT_UDELAY_AUTO	   0xFFFFFFFFu
-#define CPU_INIT_UDELAY_MAX	   100000u /* 100 ms, ten times the SDM's wait */
-#define AP_LATE_TEST_NONE	   0xFFFFFFFFu
-#define TSC_SYNC_STALL_TEST_MAX_US 100000u /* 100 ms a round */
+#define CPU_INIT_UDELAY_AUTO	    0xFFFFFFFFu
+#define CPU_INIT_UDELAY_MAX	    100000u /* 100 ms, ten times the SDM's wait */
+#define AP_LATE_TEST_NONE	    0xFFFFFFFFu
+#define TSC_SYNC_STALL_TEST_MAX_US  100000u /* 100 ms a round */
+#define AP_REPORT_DELAY_TEST_MAX_MS 1000u
 
 struct boot_options {
 	/* "all" (default), "none", or a comma list checked by the runner */
@@ -57,8 +58,9 @@ struct boot_options {
 	unsigned int cpu_init_udelay;	/* us after INIT, default AUTO */
 	unsigned int fault_test;	/* FAULT_TEST_*, default NONE */
 	unsigned int ap_late_test;	/* MADT CPU given up on, or NONE */
-	unsigned int tsc_sync_stall_test; /* us per AP sync answer, 0 */
-	unsigned int watchdog_s;	  /* stall after N s, 0 = off; 20 */
+	unsigned int tsc_sync_stall_test;  /* us per AP sync answer, 0 */
+	unsigned int ap_report_delay_test; /* ms per MADT index, 0 */
+	unsigned int watchdog_s;	   /* stall after N s, 0 = off; 20 */
 };
 
 typedef void (*cmdline_line_fn)(const char *line, void *arg);

@@ -318,6 +318,7 @@ void kmain(uint32_t magic, uint32_t info_phys)
 		.init_udelay = boot_opts.cpu_init_udelay,
 		.late_test = boot_opts.ap_late_test,
 		.sync_stall_us = boot_opts.tsc_sync_stall_test,
+		.report_delay_ms = boot_opts.ap_report_delay_test,
 	});
 	boot_phase_done(BOOT_PHASE_APS);
 	boot_time_print();

@@ -10,9 +10,10 @@
  *  - serial (cpuhp.parallel=0): kick one AP, wait for it, sync, the next.
  *
  * Both paths wait the same time after INIT (init_delay.h).  An AP that
- * does not report in within AP_ONLINE_WAIT_NS is put back into INIT (it
- * waits for a SIPI no one sends) and left out; its slot is marked so that
- * it halts in the trampoline if it gets that far before the INIT lands.
+ * does not report in, while for AP_ONLINE_WAIT_NS no AP does, is put back
+ * into INIT (it waits for a SIPI no one sends) and left out; its slot is
+ * marked so that it halts in the trampoline if it gets that far before
+ * the INIT lands.
  */
 #include "arch/x86_64/smp.h"
 #include "arch/x86_64/cpu.h"
@@ -38,7 +39,7 @@
 
 #define AP_TRAMPOLINE_PHYS 0x8000
 #define AP_STACK_PAGES	   4
-/* How long an AP may take from SIPI to reporting in (TCG is slow). */
+/* How long no AP may report in before a missing one is given up on. */
 #define AP_ONLINE_WAIT_NS  NSEC_PER_SEC
 /* How long a reported-in AP spins for its turn before it halts. */
 #define AP_SPIN_MS	   2
@@ -75,16 +76,21 @@ struct ap_boot {
 	bool woken;	 /* the boot CPU sent the wake IPI */
 	uint8_t awake;	 /* the AP saw its turn and waits in tsc_sync_ap() */
 	bool synced;	 /* its offset is stored: it may read the clock */
+	uint64_t report_delay; /* ap_report_delay_test=, TSC ticks */
 };
 
 /* [acpi_topo.ncpus], allocated by smp_boot_aps(); NULL before it. */
 uint8_t *cpu_online_map;
 
+/* APs that reported in so far: the boot CPU's measure of progress. */
+static unsigned aps_reported;
+
 struct bringup {
 	struct ap_slot *slots; /* [acpi_topo.ncpus] */
 	unsigned init_udelay;
-	unsigned late_test;  /* ap_late_test=: given up on at once */
-	uint64_t sync_stall; /* tsc_sync_stall_test=, in TSC ticks */
+	unsigned late_test;	  /* ap_late_test=: given up on at once */
+	uint64_t sync_stall;	  /* tsc_sync_stall_test=, in TSC ticks */
+	unsigned report_delay_ms; /* ap_report_delay_test= */
 	unsigned left_out;
 	uint64_t report_ns, sync_ns; /* sums over the APs */
 	uint64_t sync_worst_rtt;     /* longest kept TSC sync round trip */
@@ -133,8 +139,12 @@ static __attribute__((noreturn)) void ap_entry_c(struct ap_boot *b)
 	idt_load();
 	percpu_install(b->idx);
 	lapic_enable();
+	/* Our clock is not synced yet: the raw TSC counts the delay. */
+	for (uint64_t t0 = rdtsc(); rdtsc() - t0 < b->report_delay;)
+		cpu_relax();
 	this_cpu()->hp.booted = true;
 	set_cpu_online(b->idx, true);
+	atomic_fetch_add(&aps_reported, 1);
 	wait_turn(b);
 	smp_store_release(&b->awake, 1);
 	tsc_sync_ap(&b->sync);
@@ -167,6 +177,10 @@ static bool prepare_slot(const struct bringup *u, struct ap_slot *s, unsigned i,
 	b->idx = i;
 	b->spin_first = !parallel;
 	b->sync.ap_stall_ticks = u->sync_stall;
+	/* Later the lower the index: the boot CPU waits for the latest first. */
+	b->report_delay =
+		ns_to_tsc_ticks((uint64_t)u->report_delay_ms *
+				(acpi_topo.ncpus - i) * NSEC_PER_MSEC);
 	s->stack = (uint64_t)(stack + AP_STACK_PAGES * PAGE_SIZE);
 	s->arg = (uint64_t)b;
 	/* Published by the fence before the SIPI (send_ipi_raw). */
@@ -196,6 +210,33 @@ static bool wait_set(const uint8_t *flag)
 	while (!smp_load_acquire(flag)) {
 		if (clock_ns() - t0 > AP_ONLINE_WAIT_NS)
 			return false;
+		cpu_relax();
+	}
+	return true;
+}
+
+/*
+ * Wait for AP @i to report in.  Parallel bring-up starts every AP at once,
+ * and under TCG a thousand vCPU threads then share the host's cores: an
+ * AP may report in seconds after its SIPI while the others still come
+ * (1024 CPUs on 2 host cores: 3.8 s after the SIPI on average, and a
+ * 1 s wait from the boot CPU's first look left one out).  So an AP is
+ * given up on only once AP_ONLINE_WAIT_NS pass in which no AP reported in:
+ * at most one such wait per AP, however slow the host.
+ */
+static bool wait_report_in(unsigned i)
+{
+	unsigned seen = READ_ONCE(aps_reported), now;
+	uint64_t t0 = clock_ns();
+
+	while (!smp_load_acquire(&cpu_online_map[i])) {
+		now = READ_ONCE(aps_reported);
+		if (now != seen) {
+			seen = now;
+			t0 = clock_ns();
+		} else if (clock_ns() - t0 > AP_ONLINE_WAIT_NS) {
+			return false;
+		}
 		cpu_relax();
 	}
 	return true;
@@ -244,7 +285,7 @@ static void finish(struct bringup *u, unsigned i)
 	struct ap_boot *b = (struct ap_boot *)u->slots[i].arg;
 	struct tsc_sync_result res;
 
-	if (i == u->late_test || !wait_set(&cpu_online_map[i]))
+	if (i == u->late_test || !wait_report_in(i))
 		return give_up(u, i, "did not report in");
 	b->online_ns = clock_ns();
 	u->report_ns += b->online_ns - b->kick_ns;
@@ -345,6 +386,7 @@ unsigned smp_boot_aps(const struct smp_boot_args *args)
 
 	u.init_udelay = init_udelay(args->init_udelay);
 	u.late_test = args->late_test;
+	u.report_delay_ms = args->report_delay_ms;
 	u.sync_stall =
 		ns_to_tsc_ticks((uint64_t)args->sync_stall_us * NSEC_PER_USEC);
 	for (unsigned i = 0; i < n; i++)

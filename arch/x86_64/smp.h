@@ -22,6 +22,8 @@ struct smp_boot_args {
 	unsigned late_test;
 	/* Test only: each AP holds every TSC sync answer this long. */
 	unsigned sync_stall_us;
+	/* Test only: MADT CPU i reports in (ncpus - i) times this late. */
+	unsigned report_delay_ms;
 };
 unsigned smp_boot_aps(const struct smp_boot_args *args);
 

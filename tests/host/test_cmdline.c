@@ -333,14 +333,14 @@ START_TEST(test_help)
 	struct help_acc h = { 0, "" };
 
 	cmdline_help(help_line, &h);
-	ck_assert_int_eq(h.lines, 21);
+	ck_assert_int_eq(h.lines, 22);
 	ck_assert_str_eq(h.seen,
 			 "selftest timer_model tmigr_wake hz nohz "
 			 "timer_migration clockevent "
 			 "scenario trace trace_buf isolcpus expect_cpus "
 			 "expect_nodes torture_seed torture_ms cpuhp.parallel "
 			 "cpu_init_udelay fault_test ap_late_test "
-			 "tsc_sync_stall_test watchdog ");
+			 "ap_report_delay_test tsc_sync_stall_test watchdog ");
 }
 END_TEST
 
@@ -376,6 +376,14 @@ START_TEST(test_bringup_options)
 	ck_assert_int_ne(cmdline_parse("ap_late_test=0", &o, err, sizeof(err)),
 			 0);
 	ck_assert_uint_eq(o.tsc_sync_stall_test, 0);
+	ck_assert_uint_eq(o.ap_report_delay_test, 0);
+	ck_assert_int_eq(cmdline_parse("ap_report_delay_test=1000", &o, err,
+				       sizeof(err)),
+			 0);
+	ck_assert_uint_eq(o.ap_report_delay_test, 1000);
+	ck_assert_int_ne(cmdline_parse("ap_report_delay_test=1001", &o, err,
+				       sizeof(err)),
+			 0);
 	ck_assert_int_eq(cmdline_parse("tsc_sync_stall_test=100000", &o, err,
 				       sizeof(err)),
 			 0);
