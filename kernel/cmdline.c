@@ -267,18 +267,26 @@ static int opt_cpuhp_parallel(const char *val, size_t len,
 	return parse_bool(val, len, &o->cpuhp_parallel);
 }
 
-static int opt_cpu_init_udelay(const char *val, size_t len,
-			       struct boot_options *o)
+/* A number up to @max into *@out; *@out is left alone on error. */
+static int parse_uint_max(const char *val, size_t len, unsigned int max,
+			  unsigned int *out)
 {
 	unsigned int v;
 	int ret = parse_uint(val, len, &v);
 
 	if (ret)
 		return ret;
-	if (v > CPU_INIT_UDELAY_MAX)
+	if (v > max)
 		return -ERANGE;
-	o->cpu_init_udelay = v;
+	*out = v;
 	return 0;
+}
+
+static int opt_cpu_init_udelay(const char *val, size_t len,
+			       struct boot_options *o)
+{
+	return parse_uint_max(val, len, CPU_INIT_UDELAY_MAX,
+			      &o->cpu_init_udelay);
 }
 
 static const char *const fault_test_names[] = {
@@ -314,29 +322,15 @@ static int opt_ap_late_test(const char *val, size_t len, struct boot_options *o)
 static int opt_tsc_sync_stall_test(const char *val, size_t len,
 				   struct boot_options *o)
 {
-	unsigned int v;
-	int ret = parse_uint(val, len, &v);
-
-	if (ret)
-		return ret;
-	if (v > TSC_SYNC_STALL_TEST_MAX_US)
-		return -ERANGE;
-	o->tsc_sync_stall_test = v;
-	return 0;
+	return parse_uint_max(val, len, TSC_SYNC_STALL_TEST_MAX_US,
+			      &o->tsc_sync_stall_test);
 }
 
 static int opt_ap_report_delay_test(const char *val, size_t len,
 				    struct boot_options *o)
 {
-	unsigned int v;
-	int ret = parse_uint(val, len, &v);
-
-	if (ret)
-		return ret;
-	if (v > AP_REPORT_DELAY_TEST_MAX_MS)
-		return -ERANGE;
-	o->ap_report_delay_test = v;
-	return 0;
+	return parse_uint_max(val, len, AP_REPORT_DELAY_TEST_MAX_MS,
+			      &o->ap_report_delay_test);
 }
 
 /* Seconds without progress before the watchdog dumps; 0 or off: none. */

@@ -431,7 +431,7 @@ static void nohz_off_keeps_the_tick_in_idle(struct ktest *t)
 		cpu_relax();
 	}
 	ticks = READ_ONCE(pc->idle.wakes_timer) - w0;
-	/* Ticks are one a jiffy boundary: at most this many in [t0, t1]. */
+	/* One tick per jiffy boundary: at most this many in [t0, now]. */
 	want = (clock_ns() - t0) / tick_period_ns() + 1;
 	KEXPECT(t, !stopped);
 	KEXPECT_EQ(t, pc->tick.stops, s0);
