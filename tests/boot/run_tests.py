@@ -380,9 +380,11 @@ def run_host(binary, tally):
     except OSError as e:
         out, rc = "cannot run %s: %s\n" % (binary, e), 127
     n = {"P": 0, "F": 0, "E": 0}
+    said = []   # what the binary printed since its last result line
     for line in out.splitlines():
         m = CHECK_RE.match(line.strip())
         if not m:
+            said = (said + [line.rstrip()])[-20:]
             continue
         kind, tcase, test, it, msg = m.group(3), m.group(4), m.group(5), int(m.group(6)), m.group(7)
         tname = "host/%s/%s/%s%s" % (name, tcase, test, "[%d]" % it if it else "")
@@ -390,7 +392,10 @@ def run_host(binary, tally):
         if kind == "P":
             tally.add(tname, "pass")
         else:
-            tally.add(tname, "fail", line.strip())
+            # A failing test's own diagnostics (a LOST or BROKEN line, say)
+            # come before its result line: keep them with it.
+            tally.add(tname, "fail", "\n".join(said + [line.strip()]))
+        said = []
     if rc != 0 and n["F"] + n["E"] == 0:
         tally.add("host/%s" % name, "fail",
                   "exit status %d, no failure lines parsed; last output:\n%s" %

@@ -3,14 +3,21 @@
  * tests/host/stress/stress.c - the pull hierarchy under real threads.
  *
  *   tmigr_stress_tsan [--cpus N] [--nodes K] [--jiffies J] [--us U]
- *                     [--seed S]
+ *                     [--seed S] [--wake one|linux]
  *
- * Phases, all with the clock moving one jiffy every U microseconds:
- *   run     J jiffies: CPUs busy and idle at random, arming, re-arming
- *           and cancelling timers, pulling remote timers;
+ * Phases:
+ *   run     J jiffies, the clock moving one jiffy every U microseconds
+ *           whatever the threads do (so they race): CPUs busy and idle at
+ *           random, arming, re-arming and cancelling timers, pulling
+ *           remote timers;
  *   idle    every CPU idles and stays idle, no new timers: the timers
  *           left must still run, woken by pinned events and by the last
- *           CPU that went idle arming for the hierarchy;
+ *           CPU that went idle arming for the hierarchy.  Here the clock
+ *           moves one jiffy only once every CPU thread has seen the
+ *           current one and acted on it (stress_cpu.acked_j), so a thread
+ *           the host descheduled does not make a timer look late: lateness
+ *           counts jiffies the CPUs ran, and LOST_SLACK is what the wheel
+ *           allows, not a guess at the host's scheduling;
  * then, single-threaded, every CPU busy until all timers have expired,
  * and the accounting of stress_timers.c.  ThreadSanitizer watches all of
  * it; its report makes the run fail (exitcode 66, set below).
@@ -19,6 +26,7 @@
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "tests/host/stress/stress.h"
@@ -28,8 +36,16 @@
 #define HZ	      1000
 #define TICK_NS	      (1000000000ull / HZ)
 #define IDLE_JIFFIES  1500 /* > longest delay (462) + period (100) */
-#define LOST_SLACK    600  /* jiffies: descheduled threads catch up */
+/*
+ * Jiffies a non-deferrable timer may still be pending past its expiry at
+ * the end of the idle phase: its wheel level's granularity (delays up to
+ * 462 use levels 0 and 1, 8 jiffies at most, see random_delay()), the
+ * tick a CPU keeps when its event is a jiffy away, and as much again.
+ */
+#define LOST_SLACK    (2 * (8 + 1))
 #define DRAIN_JIFFIES 2000
+/* An idle-phase jiffy no CPU thread acknowledges within this is a hang. */
+#define ACK_WAIT_US   (30 * 1000000ull)
 
 #define LD(x)	 __atomic_load_n(&(x), __ATOMIC_ACQUIRE)
 #define ST(x, v) __atomic_store_n(&(x), (v), __ATOMIC_RELEASE)
@@ -85,19 +101,26 @@ static bool idle_loop(unsigned int cpu)
 	c->idles++;
 	ST(host_cpu_idle[cpu], true);
 	w = idle_program();
+	ST(c->w, w);
 	for (;;) {
+		/* ns first: the clock moves jiffies, then ns (set_clock()). */
+		uint64_t now = timer_env_now_ns();
 		uint64_t j = timer_env_jiffies();
 		int ph = LD(phase);
 
 		if (ph == PH_STOP)
 			return false;
 		if (__atomic_exchange_n(&c->ipi, 0, __ATOMIC_ACQ_REL) ||
-		    (w != TMIGR_NONE_NS && timer_env_now_ns() >= w)) {
+		    (w != TMIGR_NONE_NS && now >= w)) {
 			c->wakes++;
 			tick(cpu);
 			w = idle_program();
+			ST(c->w, w);
 			continue;
 		}
+		/* Nothing due up to now: the jiffy of now has been served. */
+		if (LD(c->acked_j) != now / TICK_NS)
+			ST(c->acked_j, now / TICK_NS);
 		if (j != seen) {
 			seen = j;
 			if (ph == PH_RUN && sim_rng_chance(&c->rng, 30))
@@ -148,8 +171,61 @@ static void set_clock(uint64_t j)
 	host_set_now_ns(j * TICK_NS); /* after: ns never runs ahead */
 }
 
+/*
+ * After a LOST: what each CPU thread would wake at, and the hierarchy as
+ * it stands (the threads have stopped), to tell who should have woken.
+ */
+static void dump_state(void)
+{
+	struct tmigr_group_view g;
+	struct tmigr_cpu_view v;
+	uint64_t exp;
+
+	for (unsigned int cpu = 0; cpu < stress_ncpus; cpu++) {
+		bool armed = tmigr_wake_armed(cpu, &exp);
+
+		tmigr_cpu_get(cpu, &v);
+		printf("stress: cpu%u w=%lld idle=%d remote=%d group=%d wakeup=%lld cpuevt=%lld armed=%d armed_exp=%lld\n",
+		       cpu, (long long)stress_cpus[cpu].w, v.idle, v.remote,
+		       v.group, (long long)v.wakeup, (long long)v.cpuevt, armed,
+		       armed ? (long long)exp : -1ll);
+	}
+	for (unsigned int id = 0; tmigr_group_get(id, &g); id++)
+		printf("stress: group%u level=%u parent=%d active=%#x migrator=%#x next_expiry=%lld next_cpu=%u\n",
+		       g.id, g.level, g.parent, g.active, g.migrator,
+		       (long long)g.next_expiry, g.next_cpu);
+}
+
+/*
+ * Idle phase: wait until every CPU thread has served jiffy @j.  Returns
+ * false, after printing each CPU's state, if one has not in ACK_WAIT_US.
+ */
+static bool wait_acked(uint64_t j, unsigned int us)
+{
+	for (uint64_t waited = 0;; waited += us) {
+		unsigned int cpu;
+
+		for (cpu = 0; cpu < stress_ncpus; cpu++)
+			if (LD(stress_cpus[cpu].acked_j) < j)
+				break;
+		if (cpu == stress_ncpus)
+			return true;
+		if (waited >= ACK_WAIT_US) {
+			printf("stress: STALLED at j%llu, CPU threads' last served jiffy:",
+			       (unsigned long long)j);
+			for (cpu = 0; cpu < stress_ncpus; cpu++)
+				printf(" cpu%u=j%llu", cpu,
+				       (unsigned long long)LD(
+					       stress_cpus[cpu].acked_j));
+			printf("\n");
+			return false;
+		}
+		usleep(us);
+	}
+}
+
 static int boot(unsigned int ncpus, unsigned int nodes, uint64_t seed,
-		void **storage)
+		enum tmigr_wake wake, void **storage)
 {
 	host_env_reset(ncpus);
 	for (unsigned int cpu = 0; cpu < ncpus; cpu++)
@@ -162,6 +238,7 @@ static int boot(unsigned int ncpus, unsigned int nodes, uint64_t seed,
 	timer_set_model(TIMER_MODEL_PULL);
 	if (tmigr_init(ncpus, nodes))
 		return -1;
+	tmigr_set_wake(wake);
 	for (unsigned int cpu = 0; cpu < ncpus; cpu++) {
 		host_set_cpu(cpu ? cpu - 1 : 0);
 		if (tmigr_cpu_prepare(cpu))
@@ -200,6 +277,7 @@ int main(int argc, char **argv)
 		{ "jiffies", required_argument, NULL, 'j' },
 		{ "us", required_argument, NULL, 'u' },
 		{ "seed", required_argument, NULL, 's' },
+		{ "wake", required_argument, NULL, 'w' },
 		{ NULL, 0, NULL, 0 },
 	};
 	unsigned int ncpus = 8, nodes = 2, us = 100;
@@ -207,8 +285,9 @@ int main(int argc, char **argv)
 	uint64_t wakes = 0, remote = 0, ipis = 0, pulled = 0;
 	pthread_t th[STRESS_MAX_CPUS];
 	struct timer_cpu_stats ts;
+	enum tmigr_wake wake = TMIGR_WAKE_ONE;
 	void *storage = NULL;
-	int opt, lost, bad;
+	int opt, lost, bad, stalled = 0;
 
 	while ((opt = getopt_long(argc, argv, "", opts, NULL)) != -1) {
 		unsigned long long v = strtoull(optarg, NULL, 0);
@@ -229,6 +308,14 @@ int main(int argc, char **argv)
 		case 's':
 			seed = v;
 			break;
+		case 'w':
+			if (!strcmp(optarg, "one"))
+				wake = TMIGR_WAKE_ONE;
+			else if (!strcmp(optarg, "linux"))
+				wake = TMIGR_WAKE_LINUX;
+			else
+				goto usage;
+			break;
 		default:
 			goto usage;
 		}
@@ -237,7 +324,7 @@ int main(int argc, char **argv)
 	    nodes > ncpus)
 		goto usage;
 	stress_ncpus = ncpus;
-	if (boot(ncpus, nodes, seed, &storage)) {
+	if (boot(ncpus, nodes, seed, wake, &storage)) {
 		fprintf(stderr, "stress: cannot boot %u CPUs\n", ncpus);
 		return 2;
 	}
@@ -252,11 +339,17 @@ int main(int argc, char **argv)
 		}
 		set_clock(j + 1);
 		usleep(us);
+		if (j >= 1 + jiffies && !wait_acked(j + 1, us)) {
+			stalled = 1;
+			break;
+		}
 	}
 	ST(phase, PH_STOP);
 	for (unsigned int cpu = 0; cpu < ncpus; cpu++)
 		pthread_join(th[cpu], NULL);
-	lost = stress_check_lost(j, LOST_SLACK);
+	lost = stalled ? 0 : stress_check_lost(j, LOST_SLACK);
+	if (lost || stalled)
+		dump_state();
 	drain(j);
 	bad = stress_check_final();
 	for (unsigned int cpu = 0; cpu < ncpus; cpu++) {
@@ -268,17 +361,19 @@ int main(int argc, char **argv)
 		timer_get_stats(cpu, &ts);
 		pulled += ts.expired_remote;
 	}
-	printf("stress cpus=%u nodes=%u jiffies=%llu us=%u seed=%llu ticks=%llu idles=%llu idle_wakes=%llu ipis=%llu remote_expiries=%llu handle_remote_calls=%llu lost=%d broken=%d warns=%u\n",
+	printf("stress cpus=%u nodes=%u jiffies=%llu us=%u seed=%llu ticks=%llu idles=%llu idle_wakes=%llu ipis=%llu remote_expiries=%llu handle_remote_calls=%llu lost=%d stalled=%d broken=%d warns=%u\n",
 	       ncpus, nodes, (unsigned long long)jiffies, us,
 	       (unsigned long long)seed, (unsigned long long)ticks,
 	       (unsigned long long)idles, (unsigned long long)wakes,
 	       (unsigned long long)ipis, (unsigned long long)pulled,
-	       (unsigned long long)remote, lost, bad, host_warn_hits);
+	       (unsigned long long)remote, lost, stalled, bad, host_warn_hits);
+	bad |= stalled;
 	printf("tests/host/stress/stress.c:0:%c:stress:cpus%u_nodes%u_seed%llu:0: %s\n",
 	       lost || bad || host_warn_hits ? 'F' : 'P', ncpus, nodes,
 	       (unsigned long long)seed,
-	       lost	      ? "timer lost while all CPUs idle" :
-	       bad	      ? "timer accounting broken, see BROKEN above" :
+	       stalled ? "a CPU thread stalled, see STALLED above" :
+	       lost    ? "timer lost while all CPUs idle, see LOST above" :
+	       bad     ? "timer accounting broken, see BROKEN above" :
 	       host_warn_hits ? "timer/ warned" :
 				"Passed");
 	stress_timers_free();
@@ -287,6 +382,6 @@ int main(int argc, char **argv)
 	return lost || bad || host_warn_hits ? 1 : 0;
 usage:
 	fprintf(stderr,
-		"usage: tmigr_stress_tsan [--cpus N] [--nodes K] [--jiffies J] [--us U] [--seed S]\n");
+		"usage: tmigr_stress_tsan [--cpus N] [--nodes K] [--jiffies J] [--us U] [--seed S] [--wake one|linux]\n");
 	return 2;
 }

@@ -3,7 +3,8 @@
  * tests/host/stress/stress.h - pthreads as CPUs, for ThreadSanitizer.
  *
  * Each CPU is a thread with host_cpu set; one more thread moves the
- * shared jiffies/ns clock in real time.  CPUs tick, arm and cancel
+ * shared jiffies/ns clock, in real time while the CPUs race, then in step
+ * with them while they all idle (stress.c).  CPUs tick, arm and cancel
  * timers, go idle through timer_nohz_next_event() (tmigr_cpu_deactivate()
  * and tmigr_cpu_new_timer() underneath), wake for their programmed event
  * or an IPI, and leave idle through timer_nohz_idle_exit()
@@ -60,7 +61,9 @@ struct stress_cpu {
 	struct sim_rng rng;
 	struct stress_timer *timers; /* this CPU's, STRESS_PER_CPU */
 	uint64_t last_tick_j;
-	int ipi; /* atomic: a wake-up IPI arrived */
+	int ipi;	  /* atomic: a wake-up IPI arrived */
+	uint64_t acked_j; /* atomic: last jiffy served idle, see stress.c */
+	uint64_t w;	  /* atomic: the wake-up programmed when idle */
 	uint64_t ticks, idles, wakes, ipis, handle_remote;
 };
 
@@ -68,6 +71,8 @@ extern unsigned int stress_ncpus;
 extern struct stress_cpu stress_cpus[STRESS_MAX_CPUS];
 extern int stress_no_rearm;	 /* atomic: callbacks stop re-arming */
 extern uint64_t stress_late_max; /* atomic: information only */
+/* atomic: the same, idle phase only; stress_check_lost() bounds it */
+extern uint64_t stress_idle_late_max;
 
 #define STRESS_PER_CPU 24
 
