@@ -1,5 +1,5 @@
 #include "kernel/boottime.h"
-#include "arch/x86_64/tsc.h"
+#include "arch/x86_64/arch.h"
 #include "kernel/printk.h"
 
 static const char *const phase_names[BOOT_PHASES] = {

@@ -7,15 +7,12 @@
  * once, and the dump ends with "# panic cpu=C stopped=S".
  */
 #include "kernel/panic.h"
-#include "arch/x86_64/cpu.h"
-#include "arch/x86_64/lapic.h"
-#include "arch/x86_64/trap.h"
+#include "arch/x86_64/arch.h"
 #include "drivers/debugexit.h"
 #include "kernel/percpu.h"
 #include "kernel/printk.h"
 #include "lib/atomic.h"
 #include "lib/time.h"
-#include "arch/x86_64/tsc.h"
 
 /* How long the panicking CPU waits for the others to stop (TCG is slow). */
 #define PANIC_STOP_WAIT_NS NSEC_PER_SEC
@@ -54,8 +51,7 @@ static void stop_other_cpus(int self)
 	if (!percpu_installed())
 		return;
 	for (unsigned i = 0; i < nr_cpus; i++)
-		if ((int)i != self && per_cpu(i)->hp.booted &&
-		    lapic_send_nmi(per_cpu(i)->apic_id))
+		if ((int)i != self && per_cpu(i)->hp.booted && arch_send_nmi(i))
 			sent++;
 	t0 = clock_ns();
 	while (smp_load_acquire(&panic_stopped) < sent &&

@@ -8,9 +8,7 @@
  * lock, since the CPU it is looking for may be stuck holding one.
  */
 #include "kernel/watchdog_internal.h"
-#include "arch/x86_64/smp.h"
-#include "arch/x86_64/trap.h"
-#include "arch/x86_64/tsc.h"
+#include "arch/x86_64/arch.h"
 #include "kernel/kmem.h"
 #include "kernel/percpu.h"
 #include "kernel/printk.h"

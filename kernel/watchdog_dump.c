@@ -10,11 +10,6 @@
  */
 #include "kernel/watchdog_internal.h"
 #include "arch/x86_64/arch.h"
-#include "arch/x86_64/lapic.h"
-#include "arch/x86_64/paging.h"
-#include "arch/x86_64/smp.h"
-#include "arch/x86_64/trap.h"
-#include "arch/x86_64/tsc.h"
 #include "kernel/mm.h"
 #include "kernel/percpu.h"
 #include "kernel/printk.h"
@@ -30,7 +25,6 @@
 #define NMI_WAIT_MAX_NS	  (5000 * NSEC_PER_MSEC)
 #define CONSOLE_SPINS	  100000000UL
 #define TRACE_DEPTH	  8
-#define KERNEL_HALF	  0xffff800000000000ULL
 #define MAX_GROUPS_SHOWN  4096
 #define RFLAGS_IF	  (1ULL << 9)
 #define TMIGR_PATH_MAX	  16
@@ -57,7 +51,7 @@ static unsigned int request_registers(unsigned int me)
 		if (!w->nmi_asked)
 			continue;
 		smp_store_release(&w->nmi_req, READ_ONCE(w->nmi_seq) + 1);
-		sent += lapic_send_nmi(per_cpu(c)->apic_id);
+		sent += arch_send_nmi(c);
 	}
 	return sent;
 }
@@ -105,22 +99,13 @@ static void get_sample(unsigned int c, unsigned int me,
 	}
 }
 
-static bool frame_ok(uint64_t rbp)
-{
-	int level;
-
-	return rbp >= KERNEL_HALF && !(rbp & 7) && rbp + 16 > rbp &&
-	       paging_lookup((const void *)rbp, &level) &&
-	       paging_lookup((const void *)(rbp + 8), &level);
-}
-
 /* Return addresses of up to TRACE_DEPTH frames, comma-separated. */
 static void walk_stack(uint64_t rbp, char *buf, size_t len)
 {
 	size_t used = 0;
 
 	buf[0] = '\0';
-	for (int d = 0; d < TRACE_DEPTH && frame_ok(rbp); d++) {
+	for (int d = 0; d < TRACE_DEPTH && arch_frame_readable(rbp); d++) {
 		const uint64_t *frame = (const uint64_t *)rbp;
 		uint64_t ret = frame[1];
 

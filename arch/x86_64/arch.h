@@ -2,10 +2,11 @@
  * arch/x86_64/arch.h - the machine as kernel/ sees it.
  *
  * kernel/ reaches the arch through this header: spinning (cpu_relax()),
- * halting, IPIs, CPUID (cpuid.h), the clock (tsc.h), the online map
- * (smp.h) and the clockevent.  kmain's boot sequence (kernel/main.c),
- * which sets the machine up step by step, is the one file that also names
- * the arch's set-up headers; kernel/panic.c still names cpu.h and trap.h.
+ * halting, IPIs and NMIs, CPUID (cpuid.h), the clock (tsc.h), the online
+ * map (smp.h), the clockevent, and for the panic and watchdog paths the
+ * trap frame, stack walking and the frame check (trap.h, below).  kmain's
+ * boot sequence (kernel/main.c), which sets the machine up step by step,
+ * is the one file in kernel/ that also names the arch's set-up headers.
  */
 #ifndef ARCH_X86_64_ARCH_H
 #define ARCH_X86_64_ARCH_H
@@ -17,8 +18,11 @@
 #include "arch/x86_64/cpuid.h"
 #include "arch/x86_64/irq.h"
 #include "arch/x86_64/lapic.h"
+#include "arch/x86_64/paging.h"
 #include "arch/x86_64/smp.h"
+#include "arch/x86_64/trap.h"
 #include "arch/x86_64/tsc.h"
+#include "kernel/mm.h"
 #include "kernel/percpu.h"
 
 /*
@@ -28,6 +32,27 @@
 static inline bool arch_send_ipi(unsigned int cpu, uint8_t vector)
 {
 	return lapic_send_ipi(per_cpu(cpu)->apic_id, vector);
+}
+
+/* NMI to CPU @cpu (it arrives with interrupts off); false if not sent. */
+static inline bool arch_send_nmi(unsigned int cpu)
+{
+	return lapic_send_nmi(per_cpu(cpu)->apic_id);
+}
+
+/*
+ * May a stack walk follow frame pointer @rbp?  Only if it is aligned, in
+ * the kernel half and both its words (saved RBP, return address) are
+ * mapped: after a stack overflow it may point into a guard page, and a
+ * fault while dumping (in the #DF handler, or in an NMI) would be fatal.
+ */
+static inline bool arch_frame_readable(uint64_t rbp)
+{
+	int level;
+
+	return rbp >= DIRECT_MAP_BASE && !(rbp & 7) && rbp + 16 > rbp &&
+	       paging_lookup((const void *)rbp, &level) &&
+	       paging_lookup((const void *)(rbp + 8), &level);
 }
 
 /* Halt until the next interrupt; entered and left with interrupts off. */

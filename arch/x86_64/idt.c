@@ -5,6 +5,7 @@
  * -fno-omit-frame-pointer), then panic.
  */
 #include "arch/x86_64/trap.h"
+#include "arch/x86_64/arch.h"
 #include "arch/x86_64/cpu.h"
 #include "arch/x86_64/gdt.h"
 #include "arch/x86_64/irq.h"
@@ -122,24 +123,10 @@ unsigned trap_expected_hits(void)
 	return READ_ONCE(expect_hits);
 }
 
-/*
- * A frame pointer is followed only while it points into the kernel image
- * and its two words are mapped: after a stack overflow it may point into a
- * guard page, and a fault inside the #DF handler would be a triple fault.
- */
-static int plausible_frame(uint64_t rbp)
-{
-	int level;
-
-	return rbp >= (uint64_t)__text_start && rbp < (uint64_t)__kernel_end &&
-	       !(rbp & 7) && paging_lookup((const void *)rbp, &level) &&
-	       paging_lookup((const void *)(rbp + 8), &level);
-}
-
 void dump_stack_from(uint64_t rbp)
 {
 	printk("Call trace (addr2line -e build/kernel.elf):\n");
-	for (int depth = 0; depth < 32 && plausible_frame(rbp); depth++) {
+	for (int depth = 0; depth < 32 && arch_frame_readable(rbp); depth++) {
 		const uint64_t *frame = (const uint64_t *)rbp;
 
 		printk("  [<%016lx>]\n", frame[1]);
