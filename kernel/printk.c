@@ -45,7 +45,7 @@ bool printk_quiesce(unsigned long spins)
 			printk_force_unlock();
 			return false;
 		}
-		__asm__ volatile("pause");
+		cpu_relax();
 	}
 	return true;
 }
