@@ -202,6 +202,8 @@ static void dump_state(void)
  */
 static bool wait_acked(uint64_t j, unsigned int us)
 {
+	if (!us)
+		us = 1; /* --us 0: still a bounded wait */
 	for (uint64_t waited = 0;; waited += us) {
 		unsigned int cpu;
 
