@@ -9,8 +9,6 @@
 #include "arch/x86_64/cpu.h"
 #include "arch/x86_64/gdt.h"
 #include "arch/x86_64/irq.h"
-#include "arch/x86_64/paging.h"
-#include "kernel/mm.h"
 #include "kernel/panic.h"
 #include "kernel/printk.h"
 #include "kernel/watchdog.h"

@@ -71,7 +71,7 @@ extern unsigned int stress_ncpus;
 extern struct stress_cpu stress_cpus[STRESS_MAX_CPUS];
 extern int stress_no_rearm;	 /* atomic: callbacks stop re-arming */
 extern uint64_t stress_late_max; /* atomic: information only */
-/* atomic: the same, idle phase only; stress_check_lost() bounds it */
+/* atomic: the same, idle phase only (the lock-step clock); information */
 extern uint64_t stress_idle_late_max;
 
 #define STRESS_PER_CPU 24
