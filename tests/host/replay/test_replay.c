@@ -519,6 +519,78 @@ START_TEST(test_lower_bound)
 }
 END_TEST
 
+/*
+ * CPU 1 is busy throughout; CPU 0 idle.  Pinned timer 0xf1 of CPU 0 is due
+ * at j+11; at j+3 CPU 1 cancels it.  CPU 0's wake-up for it cannot be
+ * taken back under any placement: one forced wake, and no model beats
+ * the bound.  With @stab, CPU 0 also has pinned timer 0xf2 due at j+6:
+ * it wakes then under every placement, programs past the cancelled timer,
+ * and nothing is forced.  With @busy_first, CPU 0 arms 0xf1 busy and goes
+ * idle in j+1: being up in that jiffy, before its idle period, does not
+ * spare the wake.
+ */
+static void forced_cancel_trace(bool stab, bool busy_first)
+{
+	ck_assert_int_eq(text("#P:2"), 0);
+	ck_assert_int_eq(text("# tinykernel-replay: hz=250"), 0);
+	ck_assert_int_eq(start(0, 100, 0xf1, 10, 0, "P"), 0);
+	if (stab)
+		ck_assert_int_eq(start(0, 200, 0xf2, 5, 0, "P"), 0);
+	if (busy_first)
+		ck_assert_int_eq(
+			ev(0, 4000 + 100, "cpu_idle: state=1 cpu_id=0"), 0);
+	ck_assert_int_eq(expire(1, 3 * 4000 + 100, 0xf1, "cancel"), 0);
+	ck_assert_int_eq(ev(1, 30 * 4000, "cpu_idle: state=1 cpu_id=1"), 0);
+	ck_assert_int_eq(ev(1, 40 * 4000, "reschedule_entry: vector=253"), 0);
+	ck_assert_int_eq(rp_finish(&tr, err, sizeof(err)), 0);
+}
+
+START_TEST(test_forced_wake_cancel)
+{
+	bool stab = _i == 1;
+	struct sim_stats st;
+
+	forced_cancel_trace(stab, _i == 2);
+	for (enum timer_model m = TIMER_MODEL_PULL; m <= TIMER_MODEL_LOCAL;
+	     m++) {
+		ck_assert_int_eq(replay(m, &st), 0);
+		ck_assert_uint_eq(st.violations, 0);
+		ck_assert_uint_eq(st.lb_forced, stab ? 0 : 1);
+		ck_assert_uint_eq(st.lb_pinned, stab ? 1 : 0);
+		ck_assert_uint_eq(st.wakes[WAKE_LOCAL], 1);
+		ck_assert_uint_eq(st.wakes_empty[WAKE_LOCAL], stab ? 0 : 1);
+		ck_assert_uint_ge(st.wakes_idle, sim_bound_total(&st));
+	}
+}
+END_TEST
+
+/*
+ * CPU 1, busy, queues pinned timer 0xf3 on idle CPU 0 at j+2 for j+12,
+ * sooner than anything CPU 0 programmed: it must wake CPU 0 (an IPI)
+ * before the expiry wakes it again, whatever the placement.
+ */
+START_TEST(test_forced_wake_remote_add)
+{
+	struct sim_stats st;
+
+	ck_assert_int_eq(text("#P:2"), 0);
+	ck_assert_int_eq(text("# tinykernel-replay: hz=250"), 0);
+	ck_assert_int_eq(start(1, 2 * 4000 + 100, 0xf3, 10, 0, "P"), 0);
+	ck_assert_int_eq(ev(1, 30 * 4000, "cpu_idle: state=1 cpu_id=1"), 0);
+	ck_assert_int_eq(ev(1, 40 * 4000, "reschedule_entry: vector=253"), 0);
+	ck_assert_int_eq(rp_finish(&tr, err, sizeof(err)), 0);
+	for (enum timer_model m = TIMER_MODEL_PULL; m <= TIMER_MODEL_LOCAL;
+	     m++) {
+		ck_assert_int_eq(replay(m, &st), 0);
+		ck_assert_uint_eq(st.violations, 0);
+		ck_assert_uint_eq(st.wakes[WAKE_IPI], 1);
+		ck_assert_uint_eq(st.lb_pinned, 1);
+		ck_assert_uint_eq(st.lb_forced, 1);
+		ck_assert_uint_eq(st.wakes_idle, sim_bound_total(&st));
+	}
+}
+END_TEST
+
 START_TEST(test_excerpt_models)
 {
 	static const enum timer_model models[] = {
@@ -583,6 +655,8 @@ static Suite *replay_suite(void)
 	tcase_add_test(r, test_closed_loop_rearm);
 	tcase_add_test(r, test_residency);
 	tcase_add_test(r, test_lower_bound);
+	tcase_add_loop_test(r, test_forced_wake_cancel, 0, 3);
+	tcase_add_test(r, test_forced_wake_remote_add);
 	tcase_add_test(r, test_excerpt_models);
 	suite_add_tcase(s, r);
 	return s;

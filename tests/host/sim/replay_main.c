@@ -39,16 +39,15 @@ static void print_model(const struct sim_config *c, const struct sim_stats *st)
 {
 	printf("replay model=%s cpus=%u nodes=%u idle_wakes=%llu lower_bound=%llu hier_wakes=%llu hier_empty=%llu late_p99_j=%llu res_1ms_pct=%.1f res_10ms_pct=%.1f",
 	       sim_model_name(c->model), c->cpus, c->nodes, sum_wakes(st),
-	       (unsigned long long)(st->lb_pinned + st->lb_global +
-				    st->wakes[WAKE_IRQ]),
+	       (unsigned long long)(sim_bound_total(st) + st->wakes[WAKE_IRQ]),
 	       (unsigned long long)st->wakes[WAKE_HIER],
 	       (unsigned long long)st->wakes_empty[WAKE_HIER],
 	       pct(st->late_hist, st->late_n, 99),
 	       sim_resid_pct(st->idle_1ms_ns, st->idle_ns),
 	       sim_resid_pct(st->idle_10ms_ns, st->idle_ns));
-	printf(" timer_wakes=%llu timer_bound=%llu wake_local=%llu wake_global=%llu wake_ipi=%llu wake_tick=%llu wake_irq=%llu wakes_empty=%llu lb_pinned=%llu lb_global=%llu late_p50_j=%llu late_max_j=%llu late_l0_p99_j=%llu",
+	printf(" timer_wakes=%llu timer_bound=%llu wake_local=%llu wake_global=%llu wake_ipi=%llu wake_tick=%llu wake_irq=%llu wakes_empty=%llu lb_pinned=%llu lb_global=%llu lb_forced=%llu late_p50_j=%llu late_max_j=%llu late_l0_p99_j=%llu",
 	       sum_wakes(st) - st->wakes[WAKE_IRQ],
-	       (unsigned long long)(st->lb_pinned + st->lb_global),
+	       (unsigned long long)sim_bound_total(st),
 	       (unsigned long long)st->wakes[WAKE_LOCAL],
 	       (unsigned long long)st->wakes[WAKE_GLOBAL],
 	       (unsigned long long)st->wakes[WAKE_IPI],
@@ -56,6 +55,7 @@ static void print_model(const struct sim_config *c, const struct sim_stats *st)
 	       (unsigned long long)st->wakes[WAKE_IRQ], sum_empty(st),
 	       (unsigned long long)st->lb_pinned,
 	       (unsigned long long)st->lb_global,
+	       (unsigned long long)st->lb_forced,
 	       pct(st->late_hist, st->late_n, 50),
 	       (unsigned long long)st->late_max_j,
 	       pct(st->late_l0_hist, st->late_l0_n, 99));

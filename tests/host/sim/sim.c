@@ -308,6 +308,7 @@ void sim_cpu_enter_idle(struct sim *s, unsigned int cpu)
 
 	c->busy = false;
 	c->idle_gen++;
+	c->lb_anchor_j = s->now_j;
 	s->nr_busy--;
 	host_cpu_idle[cpu] = true;
 	sim_resid_start(s, cpu, s->ev_ns ? s->ev_ns : s->now_ns);
@@ -335,6 +336,8 @@ void sim_cpu_irq_exit(struct sim *s, unsigned int cpu)
 	uint64_t ns = s->ev_ns ? s->ev_ns : s->now_ns;
 
 	s->st.wakes[WAKE_IRQ]++;
+	sim_bound_up(s, cpu);
+	s->cpus[cpu].lb_anchor_j = s->now_j;
 	sim_resid_end(s, cpu, ns);
 	sim_resid_start(s, cpu, ns);
 	program_idle(s, cpu);
@@ -352,6 +355,7 @@ void sim_cpu_exit_idle(struct sim *s, unsigned int cpu)
 	if ((int)cpu == s->cfg.trace_cpu)
 		sim_trace(s, "cpu=%u busy", cpu);
 	sim_resid_end(s, cpu, s->ev_ns ? s->ev_ns : s->now_ns);
+	sim_bound_up(s, cpu);
 	host_set_cpu(cpu);
 	host_cpu_idle[cpu] = false;
 	timer_nohz_idle_exit();
@@ -523,6 +527,7 @@ static int boot(struct sim *s)
 	unsigned int n = s->cfg.cpus;
 
 	host_env_reset(n);
+	sim_bound_init(s);
 	if (sim_topo_apply(&s->cfg))
 		return -1;
 	host_set_jiffies(s->j0);
@@ -574,6 +579,7 @@ static void teardown(struct sim *s)
 	free(s->ipi_queue);
 	free(s->ipi_scratch);
 	free(s->empty_queue);
+	sim_bound_free(s);
 	sim_fault_free(s);
 	cur_sim = NULL;
 }
@@ -644,6 +650,7 @@ int sim_run(const struct sim_config *cfg, struct sim_stats *out)
 	if (cfg->replay)
 		sim_replay_finish(&s);
 	sim_work_finish(&s);
+	sim_bound_finish(&s);
 	ret = s.st.violations ? 1 : 0;
 out:
 	*out = s.st;

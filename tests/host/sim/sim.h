@@ -164,6 +164,7 @@ struct sim_stats {
 	/* bound.c */
 	uint64_t lb_pinned;    /* jiffies x idle CPUs with a pinned timer due */
 	uint64_t lb_global;    /* all-idle jiffies with only movable ones due */
+	uint64_t lb_forced;    /* wakes a remote pinned arm or cancel forces */
 	uint64_t idle_ns;      /* idle time, summed over CPUs */
 	uint64_t idle_1ms_ns;  /* of it in idle periods of >= 1 ms */
 	uint64_t idle_10ms_ns; /* and >= 10 ms */
@@ -192,6 +193,10 @@ struct sim_cpu {
 	uint64_t off_j;		/* DYING: jiffy of tmigr_cpu_offline() */
 	uint64_t until_j;	/* DYING: timers_cpu_dead(); DEAD: back up */
 	uint64_t idle_since_ns; /* start of the current idle period */
+	/* bound.c: forced-wake windows (lb_forced) */
+	uint64_t lb_anchor_j; /* last jiffy up under any placement */
+	uint64_t lb_stab_j;   /* last jiffy it was up at no extra cost */
+	uint64_t lb_extra_j;  /* last jiffy bound.c placed a forced wake at */
 	/* empty.c: the hierarchy event it is armed for (owner, jiffy) ... */
 	unsigned int hier_owner;
 	uint64_t hier_j;
@@ -215,6 +220,7 @@ struct sim_timer {
 	unsigned int level; /* wheel level chosen at enqueue */
 	uint64_t expires;
 	uint64_t bucket;   /* jiffy its wheel bucket is due */
+	uint64_t arm_j;	   /* jiffy it was last enqueued */
 	uint32_t idle_gen; /* of @cpu when armed (deferrable exemption) */
 	uint64_t period;   /* re-arms in its callback if non-zero */
 	uint64_t slack;	   /* extra lateness: moved by timers_cpu_dead() */
@@ -257,6 +263,14 @@ struct sim {
 	void (*expire_hook)(struct sim *s, struct sim_timer *st,
 			    unsigned int cpu, uint64_t now_j);
 	struct rp_run *run; /* replay.c's state */
+	/* bound.c: open forced-wake windows, closed when now_j passes r */
+	struct sim_window {
+		unsigned int cpu;
+		uint64_t l, r; /* jiffies, inclusive */
+	} * lb_win;
+	size_t nr_win, cap_win;
+	uint64_t lb_global_j; /* last jiffy counted in lb_global */
+	bool lb_global_seen;
 };
 
 /* "None" for ns values (jiffies wrap, so they have no free value). */
@@ -287,7 +301,15 @@ void sim_deliver_ipis(struct sim *s);
 void sim_cpu_reprogram(struct sim *s, unsigned int cpu);
 
 /* bound.c */
+void sim_bound_init(struct sim *s);
+void sim_bound_free(struct sim *s);
 void sim_bound_step(struct sim *s, unsigned int awake);
+void sim_bound_up(struct sim *s, unsigned int cpu);
+void sim_bound_removed(struct sim *s, const struct sim_timer *st,
+		       unsigned int cpu, uint64_t bucket);
+void sim_bound_added(struct sim *s, const struct sim_timer *st);
+uint64_t sim_bound_total(const struct sim_stats *st);
+void sim_bound_finish(struct sim *s);
 void sim_resid_start(struct sim *s, unsigned int cpu, uint64_t ns);
 void sim_resid_end(struct sim *s, unsigned int cpu, uint64_t ns);
 void sim_resid_finish(struct sim *s);

@@ -145,6 +145,7 @@ static void note_enqueued(struct sim *s, struct sim_timer *st, uint64_t expires,
 	st->expires = expires;
 	st->slack = 0;
 	st->cpu = st->t.flags & TIMER_CPUMASK;
+	st->arm_j = s->now_j;
 	note_bucket(s, st);
 	list_add_timer(s, st);
 	if (st->t.expires != expires)
@@ -204,6 +205,7 @@ static void arm(struct sim *s, struct sim_timer *st, uint64_t expires,
 {
 	bool was = st->pending;
 	int ret = 0, want = was;
+	const struct sim_timer old = *st;
 
 	if (s->cfg.model == TIMER_MODEL_PUSH && how != ARM_ADD_ON)
 		s->expect_ipi = SIM_IPI_PUSHED;
@@ -233,6 +235,11 @@ static void arm(struct sim *s, struct sim_timer *st, uint64_t expires,
 		break;
 	}
 	note_enqueued(s, st, expires, was);
+	/* What the move costs an idle CPU whatever the placement (bound.c). */
+	if (was && (st->cpu != old.cpu || timer_after(st->bucket, old.bucket)))
+		sim_bound_removed(s, &old, old.cpu, old.bucket);
+	if (!was || st->cpu != old.cpu || timer_before(st->bucket, old.bucket))
+		sim_bound_added(s, st);
 	if (how == ARM_ADD_ON && st->cpu != cpu)
 		sim_violation(s, (int)cpu, (int)st->id,
 			      "add_timer_on() queued it on CPU %u", st->cpu);
@@ -260,6 +267,7 @@ static void cancel(struct sim *s, struct sim_timer *st, bool sync)
 			"timer_delete%s() returned %d, timer was %spending",
 			sync ? "_sync" : "", ret, was ? "" : "not ");
 	if (was) {
+		sim_bound_removed(s, st, st->cpu, st->bucket);
 		list_del_timer(st);
 		st->pending = false;
 		s->st.cancelled++;
