@@ -93,6 +93,16 @@ static bool next_events(struct timer_base *local, struct timer_base *global,
 	return true;
 }
 
+/* The first jiffy start at or after @ns, on the grid of @basem; @basem if earlier. */
+static uint64_t jiffy_ceil_ns(uint64_t ns, uint64_t basem)
+{
+	uint64_t tick = timer_tick_ns();
+
+	if (ns <= basem)
+		return basem;
+	return basem + (ns - basem + tick - 1) / tick * tick;
+}
+
 /* ns of event @j if @has, else TMIGR_NONE_NS. */
 static uint64_t event_ns(uint64_t j, bool has, uint64_t basej, uint64_t basem)
 {
@@ -242,11 +252,20 @@ uint64_t timer_nohz_next_event(uint64_t basej, uint64_t basem, bool *stop)
 		tmigr_ns = was_idle ? tmigr_cpu_new_timer(global_ns) :
 				      tmigr_cpu_deactivate(global_ns);
 		if (tmigr_ns < local_ns) {
-			/* The last CPU: it serves the hierarchy's first. */
-			if (tmigr_ns < basem)
-				tmigr_ns = basem;
+			/*
+			 * The last CPU: it serves the hierarchy's first.  A
+			 * CPU that queued it from another CPU's base took
+			 * basej's start as early as it could be (now less a
+			 * jiffy, tmigr_handle_remote_cpu()), so the event may
+			 * be up to a jiffy early: wake at the start of the
+			 * jiffy it falls in, on this CPU's exact grid, and keep
+			 * the tick only if that is the next one (Linux keeps
+			 * it for delta <= TICK_NSEC).  Never later than the
+			 * timer's jiffy, which starts on the same grid.
+			 */
+			tmigr_ns = jiffy_ceil_ns(tmigr_ns, basem);
 			local_ns = tmigr_ns;
-			idle = (tmigr_ns - basem) / timer_tick_ns() > 1;
+			idle = tmigr_ns - basem > timer_tick_ns();
 		}
 		/* Busy bases go with an active CPU: undo the deactivation. */
 		if (!idle)

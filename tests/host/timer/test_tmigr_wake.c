@@ -381,6 +381,41 @@ START_TEST(movable_timer_a_tick_away_goes_to_the_busy_cpu)
 }
 END_TEST
 
+/*
+ * The hierarchy's first event, queued by a remote expiry, can be up to a
+ * jiffy early: the expiring CPU takes basej to start as early as it could
+ * (now less a jiffy).  Two jiffies away such an event still lets the last
+ * CPU stop its tick, and it wakes at the start of the timer's jiffy, not a
+ * jiffy early or at a kept tick that finds nothing due.
+ */
+START_TEST(early_hierarchy_event_two_jiffies_away_stops_the_tick)
+{
+	struct tm_rec a, b;
+	uint64_t wake;
+
+	setup_policy(3, wake_policies[_i]);
+	tm_idle(2);
+	tm_rec_arm(&a, 1, 0, 1004);
+	tm_rec_arm(&b, 1, 0, 1019);
+	tm_idle(1);
+	tm_advance_to(1006);
+	ck_assert_uint_eq(a.fired, 1);
+	ck_assert_uint_eq(a.fired_cpu, 0);
+	tm_advance_to(1018);
+	/* b is due at jiffy 1020, queued as 1 ns after 1019 began. */
+	wake = tm_idle(0);
+	ck_assert(tm_cpus[0].idle);
+	ck_assert_uint_eq(wake, tm_ns(1020));
+	tm_advance_to(1022);
+	ck_assert_uint_eq(b.fired, 1);
+	ck_assert_uint_eq(b.fired_at, 1020);
+	ck_assert_uint_eq(tm_cpus[0].wakes, 1);
+	tm_assert_invariants();
+	ck_assert_uint_eq(host_warn_hits, 0);
+	teardown();
+}
+END_TEST
+
 static Suite *tmigr_wake_suite(void)
 {
 	Suite *s = suite_create("tmigr_wake");
@@ -398,6 +433,9 @@ static Suite *tmigr_wake_suite(void)
 			    0, 2);
 	tcase_add_loop_test(tc, idle_walk_below_an_active_group_keeps_no_wakeup,
 			    0, 2);
+	tcase_add_loop_test(
+		tc, early_hierarchy_event_two_jiffies_away_stops_the_tick, 0,
+		2);
 	suite_add_tcase(s, tc);
 	return s;
 }
