@@ -131,7 +131,7 @@ static unsigned int late0_pct(const struct sim_stats *st, unsigned int pct)
 static void print_summary(const struct sim_config *c,
 			  const struct sim_stats *st, double ms)
 {
-	printf("sim cpus=%u nodes=%u shape=%s model=%s hz=%u seed=%llu wrap=%llu workload=%s steps=%llu armed=%llu modified=%llu expired=%llu cancelled=%llu pending=%llu early=%llu twice=%llu lost=%llu late_max_j=%llu violations=%llu wakes_idle=%llu wakes_global_busy=%llu wake_local=%llu local_empty=%llu wake_ipi=%llu wake_global=%llu global_empty=%llu wake_hier=%llu hier_empty=%llu hier_stale=%llu wake_tick=%llu wake_irq=%llu remote_expiries=%llu global_expired=%llu time_jumps=%llu busy_pct=%.1f isolcpus=%s ms=%.0f",
+	printf("sim cpus=%u nodes=%u shape=%s model=%s hz=%u seed=%llu wrap=%llu workload=%s steps=%llu armed=%llu modified=%llu expired=%llu cancelled=%llu pending=%llu early=%llu twice=%llu lost=%llu late_max_j=%llu violations=%llu wakes_idle=%llu wakes_global_busy=%llu wake_local=%llu local_empty=%llu wake_ipi=%llu wake_global=%llu global_empty=%llu wake_hier=%llu hier_empty=%llu hier_stale=%llu wake_tick=%llu tick_empty=%llu ipi_empty=%llu irq_before_halt=%llu wake_irq=%llu remote_expiries=%llu global_expired=%llu time_jumps=%llu busy_pct=%.1f isolcpus=%s ms=%.0f",
 	       c->cpus, c->nodes, sim_shape_name(c->shape),
 	       sim_model_name(c->model), c->hz, (unsigned long long)c->seed,
 	       (unsigned long long)c->wrap, c->steady ? "steady" : "mixed",
@@ -154,6 +154,9 @@ static void print_summary(const struct sim_config *c,
 	       (unsigned long long)st->wakes_empty[WAKE_HIER],
 	       (unsigned long long)st->hier_stale,
 	       (unsigned long long)st->wakes[WAKE_TICK],
+	       (unsigned long long)st->wakes_empty[WAKE_TICK],
+	       (unsigned long long)st->wakes_empty[WAKE_IPI],
+	       (unsigned long long)st->irq_before_halt,
 	       (unsigned long long)st->wakes[WAKE_IRQ],
 	       (unsigned long long)st->remote_expiries,
 	       (unsigned long long)st->global_expired,

@@ -278,6 +278,7 @@ static void program_idle(struct sim *s, unsigned int cpu)
 		/* The next tick: after the last one, even if the jiffy ended. */
 		c->tick_stopped = false;
 		c->wake_ns = sim_j2ns(s, c->tick_j + 1);
+		c->due_at_program = c->wake_ns <= s->now_ns;
 		c->reason = WAKE_TICK;
 		if ((int)cpu == s->cfg.trace_cpu)
 			sim_trace(s, "cpu=%u idle, tick kept, wakes j%llu", cpu,
@@ -286,6 +287,7 @@ static void program_idle(struct sim *s, unsigned int cpu)
 	}
 	c->tick_stopped = true;
 	c->wake_ns = w == TMIGR_NONE_NS ? SIM_NONE : round_up_jiffy(s, w);
+	c->due_at_program = c->wake_ns <= s->now_ns;
 	c->reason = classify(s, cpu, c->wake_ns);
 	if ((int)cpu == s->cfg.trace_cpu)
 		sim_trace(s,
@@ -372,6 +374,7 @@ static void wake_idle(struct sim *s, unsigned int cpu, enum sim_wake why)
 {
 	struct sim_cpu *c = &s->cpus[cpu];
 	uint64_t expired;
+	bool halted;
 
 	if (++c->wakes_now > SIM_STORM) {
 		if (c->wakes_now == SIM_STORM + 1)
@@ -383,13 +386,25 @@ static void wake_idle(struct sim *s, unsigned int cpu, enum sim_wake why)
 		c->wake_ns = s->now_ns + s->tick_ns; /* let time move on */
 		return;
 	}
-	s->st.wakes[why]++;
+	/*
+	 * Due already when the CPU programmed it (the jiffy moved while the
+	 * CPU ran its softirq): the kernel takes that interrupt before it
+	 * would halt and does not count a wake (kernel/idle.c, do_idle()).
+	 * An IPI is a wake: it comes after the CPU halted.
+	 */
+	halted = why == WAKE_IPI || !c->due_at_program;
+	if (halted) {
+		s->st.wakes[why]++;
+		if (why != WAKE_TICK)
+			s->st.wakes_idle++;
+		if ((why == WAKE_GLOBAL || why == WAKE_HIER) && s->nr_busy)
+			s->st.wakes_global_busy++;
+	} else {
+		s->st.irq_before_halt++;
+		sim_bound_up(s, cpu);
+	}
 	sim_resid_end(s, cpu, s->now_ns);
 	sim_resid_start(s, cpu, s->now_ns);
-	if (why != WAKE_TICK)
-		s->st.wakes_idle++;
-	if ((why == WAKE_GLOBAL || why == WAKE_HIER) && s->nr_busy)
-		s->st.wakes_global_busy++;
 	if ((int)cpu == s->cfg.trace_cpu)
 		sim_trace(s, "cpu=%u woken for %d", cpu, why);
 	expired = s->st.expired;
@@ -405,7 +420,7 @@ static void wake_idle(struct sim *s, unsigned int cpu, enum sim_wake why)
 		run_tick(s, cpu);
 	}
 	s->waking = WAKE_NONE;
-	if (s->st.expired == expired) {
+	if (halted && s->st.expired == expired) {
 		s->st.wakes_empty[why]++;
 		if (why == WAKE_HIER)
 			sim_empty_note(s, cpu);

@@ -135,7 +135,8 @@ struct sim_stats {
 	uint64_t violations;
 	uint64_t wakes[NR_SIM_WAKE]; /* delivered to idle CPUs */
 	uint64_t wakes_idle; /* timer wakes: all but WAKE_TICK, WAKE_IRQ */
-	uint64_t wakes_global_busy;	   /* for a movable timer, a CPU busy */
+	uint64_t wakes_global_busy; /* for a movable timer, a CPU busy */
+	uint64_t irq_before_halt;   /* wake-up due before the CPU halted */
 	uint64_t wakes_empty[NR_SIM_WAKE]; /* that expired no timer */
 	uint64_t hier_stale; /* WAKE_HIER programmed after a CPU woke */
 	uint64_t hier_empty_why[NR_SIM_EMPTY]; /* empty.c */
@@ -182,6 +183,7 @@ struct sim_cpu {
 	bool ipi;	      /* a wake-up IPI is waiting */
 	enum sim_wake reason; /* of the programmed wake-up */
 	uint64_t wake_ns;     /* programmed wake-up (a jiffy start), or NONE */
+	bool due_at_program;  /* wake_ns had come when it was programmed */
 	uint64_t asked_ns;    /* what timer_nohz_next_event() returned */
 	uint64_t hier_wakeup; /* tmigr wakeup seen set legitimately */
 	uint32_t idle_gen;    /* bumped on every idle entry */
