@@ -58,7 +58,7 @@ def final_stats(out):
     return st
 
 
-def run_one(target, bindir, seconds, smoke, workroot):
+def run_one(target, bindir, seconds, smoke, workroot, runs=0, seed=0):
     binary = os.path.join(bindir, "fuzz_" + target)
     seeds = os.path.join(CORPUS, target)
     work = os.path.join(workroot, target)
@@ -68,6 +68,12 @@ def run_one(target, bindir, seconds, smoke, workroot):
     cmd = [binary, "-max_total_time=%d" % seconds, "-timeout=10", "-rss_limit_mb=2048",
            "-print_final_stats=1",
            "-artifact_prefix=" + arts + "/"]
+    # A fixed seed and run count: the same mutations every time, so a run
+    # fails every time or never (max_total_time only cuts a slow host short).
+    if runs:
+        cmd += ["-runs=%d" % runs]
+    if seed:
+        cmd += ["-seed=%d" % seed]
     dict_file = os.path.join(HERE, target + ".dict")
     if os.path.exists(dict_file):
         cmd.append("-dict=" + dict_file)
@@ -125,6 +131,10 @@ def main():
     ap.add_argument("--jobs", type=int, default=1, help="fuzzers run at once")
     ap.add_argument("--smoke", action="store_true",
                     help="fresh temporary work corpus (make test)")
+    ap.add_argument("--runs", type=int, default=0,
+                    help="stop after this many inputs (0: --seconds alone)")
+    ap.add_argument("--seed", type=int, default=0,
+                    help="libFuzzer's -seed (0: a random one)")
     ap.add_argument("--merge", action="store_true",
                     help="add new-coverage work inputs to the committed corpus")
     a = ap.parse_args()
@@ -140,7 +150,8 @@ def main():
     failed = 0
     try:
         with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, a.jobs)) as ex:
-            futs = [ex.submit(run_one, t, a.bindir, a.seconds, a.smoke, workroot)
+            futs = [ex.submit(run_one, t, a.bindir, a.seconds, a.smoke, workroot,
+                              a.runs, a.seed)
                     for t in a.targets]
             for f in futs:
                 target, ok, msg, out = f.result()
