@@ -68,8 +68,9 @@ def run_one(target, bindir, seconds, smoke, workroot, runs=0, seed=0):
     cmd = [binary, "-max_total_time=%d" % seconds, "-timeout=10", "-rss_limit_mb=2048",
            "-print_final_stats=1",
            "-artifact_prefix=" + arts + "/"]
-    # A fixed seed and run count: the same mutations every time, so a run
-    # fails every time or never (max_total_time only cuts a slow host short).
+    # A fixed seed and run count: close to the same inputs every run (not bit
+    # for bit: comparison tracing sees addresses); max_total_time only cuts
+    # a slow host short.
     if runs:
         cmd += ["-runs=%d" % runs]
     if seed:
