@@ -94,10 +94,8 @@ void sim_bound_step(struct sim *s, unsigned int awake)
 				global = true;
 		}
 		pinned += due;
-		if (due) {
-			sim_bound_up(s, cpu);
-			c->lb_anchor_j = s->now_j;
-		}
+		if (due)
+			sim_bound_sure_up(s, cpu);
 	}
 	s->st.lb_pinned += pinned;
 	if (global && !s->nr_busy && !pinned && awake == SIM_NO_CPU) {
@@ -112,7 +110,6 @@ void sim_bound_init(struct sim *s)
 {
 	for (unsigned int cpu = 0; cpu < s->cfg.cpus; cpu++) {
 		s->cpus[cpu].lb_stab_j = s->j0 - 1;
-		s->cpus[cpu].lb_extra_j = s->j0 - 1;
 		s->cpus[cpu].lb_anchor_j = s->j0;
 	}
 }
@@ -164,12 +161,22 @@ void sim_bound_up(struct sim *s, unsigned int cpu)
 	s->cpus[cpu].lb_stab_j = s->now_j;
 }
 
+/**
+ * sim_bound_sure_up - CPU @cpu is up this jiffy under every placement (a
+ * pinned timer the bound counted, a device interrupt): as sim_bound_up(),
+ * and it programs its wake-up again, so later windows start after it
+ */
+void sim_bound_sure_up(struct sim *s, unsigned int cpu)
+{
+	sim_bound_up(s, cpu);
+	s->cpus[cpu].lb_anchor_j = s->now_j;
+}
+
 static bool stabbed(const struct sim *s, const struct sim_window *w)
 {
 	const struct sim_cpu *c = &s->cpus[w->cpu];
 
-	if (timer_after_eq(c->lb_stab_j, w->l) ||
-	    timer_after_eq(c->lb_extra_j, w->l))
+	if (timer_after_eq(c->lb_stab_j, w->l))
 		return true;
 	return s->lb_global_seen && timer_after_eq(s->lb_global_j, w->l);
 }
@@ -190,8 +197,13 @@ static void close_windows(struct sim *s)
 			i++;
 			continue;
 		}
+		/*
+		 * A forced wake at the window's end stabs the later-closing
+		 * windows it lies in: the CPU is up then.  lb_stab_j is
+		 * before w->l here, so this only moves it forward.
+		 */
 		if (s->cpus[w->cpu].state == CPU_ONLINE && !stabbed(s, w)) {
-			s->cpus[w->cpu].lb_extra_j = w->r;
+			s->cpus[w->cpu].lb_stab_j = w->r;
 			s->st.lb_forced++;
 		}
 		*w = s->lb_win[--s->nr_win];

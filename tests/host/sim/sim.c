@@ -338,8 +338,7 @@ void sim_cpu_irq_exit(struct sim *s, unsigned int cpu)
 	uint64_t ns = s->ev_ns ? s->ev_ns : s->now_ns;
 
 	s->st.wakes[WAKE_IRQ]++;
-	sim_bound_up(s, cpu);
-	s->cpus[cpu].lb_anchor_j = s->now_j;
+	sim_bound_sure_up(s, cpu);
 	sim_resid_end(s, cpu, ns);
 	sim_resid_start(s, cpu, ns);
 	program_idle(s, cpu);

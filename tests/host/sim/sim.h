@@ -197,8 +197,8 @@ struct sim_cpu {
 	uint64_t idle_since_ns; /* start of the current idle period */
 	/* bound.c: forced-wake windows (lb_forced) */
 	uint64_t lb_anchor_j; /* last jiffy up under any placement */
-	uint64_t lb_stab_j;   /* last jiffy it was up at no extra cost */
-	uint64_t lb_extra_j;  /* last jiffy bound.c placed a forced wake at */
+	uint64_t lb_stab_j;   /* last jiffy it was up at no extra cost, or
+			       * bound.c placed a forced wake at */
 	/* empty.c: the hierarchy event it is armed for (owner, jiffy) ... */
 	unsigned int hier_owner;
 	uint64_t hier_j;
@@ -307,6 +307,7 @@ void sim_bound_init(struct sim *s);
 void sim_bound_free(struct sim *s);
 void sim_bound_step(struct sim *s, unsigned int awake);
 void sim_bound_up(struct sim *s, unsigned int cpu);
+void sim_bound_sure_up(struct sim *s, unsigned int cpu);
 void sim_bound_removed(struct sim *s, const struct sim_timer *st,
 		       unsigned int cpu, uint64_t bucket);
 void sim_bound_added(struct sim *s, const struct sim_timer *st);
