@@ -16,10 +16,11 @@
  * disjoint, and that ran in distinct
  * wakes (a wake the host stretched over several jiffies may serve more
  * than one), each cost a wake of their own, so their number is a lower
- * bound on the run's wakes.  count_bound() counts such a set greedily from
- * the expiries logged in the window.
+ * bound on the run's wakes.  scenario_bound() (kernel/scenario_bound.c)
+ * counts such a set greedily from the expiries logged in the window.
  */
 #include "kernel/scenario.h"
+#include "kernel/scenario_bound.h"
 #include "kernel/scenario_mixed.h"
 #include "arch/x86_64/arch.h"
 #include "kernel/boot.h"
@@ -73,11 +74,6 @@ struct totals {
  * every period, and a lock there is a convoy when the host deschedules
  * vCPUs (docs/scenarios.md, "Why the accounting takes no lock").
  */
-struct expiry {
-	uint64_t first, ran; /* jiffies: the first it could run, it ran */
-	uint64_t seq;	     /* the running CPU's wake count then */
-	unsigned cpu;	     /* the running CPU */
-};
 
 static struct {
 	struct periodic *timers;
@@ -95,7 +91,7 @@ static struct {
 	 */
 	bool counting;
 	uint64_t win_j, nlog, cap;
-	struct expiry *log;
+	struct scenario_expiry *log;
 } sc;
 
 void late_hist_add(struct late_hist *h, uint64_t late)
@@ -138,10 +134,11 @@ static void log_expiry(uint64_t due, uint64_t ran)
 	i = atomic_fetch_add(&sc.nlog, 1);
 	if (i >= sc.cap)
 		return;
-	sc.log[i] = (struct expiry){ first, ran,
-				     pc->idle.wakes_timer + pc->idle.wakes_ipi +
-					     pc->idle.wakes_other,
-				     pc->cpu };
+	sc.log[i] = (struct scenario_expiry){ first, ran,
+					      pc->idle.wakes_timer +
+						      pc->idle.wakes_ipi +
+						      pc->idle.wakes_other,
+					      pc->cpu };
 }
 
 static void periodic_fn(struct timer_list *t)
@@ -180,6 +177,11 @@ static void busy_loop(void *arg)
 	(void)arg;
 	while (!smp_load_acquire(&sc.closed))
 		cpu_relax();
+}
+
+static uint64_t snap_wakes(const struct snap *s)
+{
+	return s->wakes_timer + s->wakes_ipi + s->wakes_other;
 }
 
 static void snapshot(unsigned cpu, struct snap *s)
@@ -298,71 +300,20 @@ static unsigned busy_with_hotplug(const struct scenario_opts *o, uint64_t t0)
 	return failed;
 }
 
-/* Heap sort of the log by first jiffy (n log n: the log can be long). */
-static bool first_before(const struct expiry *a, const struct expiry *b)
-{
-	return timer_before(a->first, b->first);
-}
-
-static void sift(struct expiry *v, uint64_t i, uint64_t n)
-{
-	for (uint64_t c; (c = 2 * i + 1) < n; i = c) {
-		struct expiry t;
-
-		if (c + 1 < n && first_before(&v[c], &v[c + 1]))
-			c++;
-		if (!first_before(&v[i], &v[c]))
-			return;
-		t = v[i];
-		v[i] = v[c];
-		v[c] = t;
-	}
-}
-
-static void sort_by_first(struct expiry *v, uint64_t n)
-{
-	for (uint64_t i = n / 2; i-- > 0;)
-		sift(v, i, n);
-	while (n-- > 1) {
-		struct expiry t = v[0];
-
-		v[0] = v[n];
-		v[n] = t;
-		sift(v, 0, n);
-	}
-}
-
-/*
- * With every CPU idle, a lower bound on the wakes any placement takes for
- * the expiries the run had: greedily, an expiry counts if the first jiffy
- * it could run comes after the last counted one ran, and it ran in a wake
- * of its CPU that no counted one ran in (seq; at first, the wake count of
- * the window's snapshot, so a wake begun before the window counts for
- * nothing).  Counted expiries' spans [first, ran] are then disjoint and
- * each needed a wake of its own.
- */
+/* count_bound() of the window; 0 if there is no memory to count with. */
 static uint64_t count_bound(void)
 {
-	uint64_t n = sc.nlog < sc.cap ? sc.nlog : sc.cap, bound = 0, last = 0;
-	uint64_t *seq = kzalloc(nr_cpus * sizeof(*seq));
+	uint64_t n = sc.nlog < sc.cap ? sc.nlog : sc.cap;
+	uint64_t *lo = kzalloc(nr_cpus * sizeof(*lo));
+	uint64_t *hi = kzalloc(nr_cpus * sizeof(*hi));
 
-	if (!seq)
+	if (!lo || !hi)
 		return 0;
-	for (unsigned c = 0; c < nr_cpus; c++)
-		seq[c] = sc.before[c].wakes_timer + sc.before[c].wakes_ipi +
-			 sc.before[c].wakes_other;
-	sort_by_first(sc.log, n);
-	for (uint64_t i = 0; i < n; i++) {
-		const struct expiry *e = &sc.log[i];
-
-		if ((bound && !timer_after(e->first, last)) ||
-		    seq[e->cpu] == e->seq)
-			continue;
-		bound++;
-		last = e->ran;
-		seq[e->cpu] = e->seq;
+	for (unsigned c = 0; c < nr_cpus; c++) {
+		lo[c] = snap_wakes(&sc.before[c]);
+		hi[c] = snap_wakes(&sc.after[c]);
 	}
-	return bound;
+	return scenario_bound(sc.log, n, lo, hi);
 }
 
 /* Bounds the wait for the CPUs to settle before the window. */
@@ -568,17 +519,13 @@ static unsigned run_window(const struct scenario_opts *o)
 	return hotplug_failed;
 }
 
-static void print_result(const struct scenario_opts *o, unsigned nbusy,
+static void print_result(const struct scenario_opts *o, uint64_t bound,
 			 const struct totals *t)
 {
 	unsigned nidle = t->nidle;
 	uint64_t idle_wakes = t->idle_wakes;
 	unsigned r1 = idle_residency_1ms_pm(&t->res);
 	unsigned r10 = idle_residency_10ms_pm(&t->res);
-	/*
-	 * The bound: 0 with a busy CPU; else count_bound()'s count.
-	 */
-	uint64_t bound = nbusy ? 0 : count_bound();
 	uint64_t per_cpu_s_x1000 =
 		nidle ? idle_wakes * 1000000ULL /
 				((uint64_t)nidle * o->duration_ms) :
@@ -598,10 +545,11 @@ static void print_result(const struct scenario_opts *o, unsigned nbusy,
 }
 
 /* The self-checks; returns how many failed (each is said). */
-static unsigned check_result(unsigned nbusy_hk, uint64_t idle_twakes,
-			     unsigned iso_remote, unsigned hotplug_failed)
+static unsigned check_result(unsigned nbusy_hk, const struct totals *t,
+			     uint64_t bound, unsigned hotplug_failed)
 {
-	unsigned failed = 0;
+	uint64_t idle_twakes = t->idle_timer_wakes;
+	unsigned iso_remote = t->iso_remote, failed = 0;
 
 	/*
 	 * With a busy housekeeping CPU (only those are ever migrators), the
@@ -619,6 +567,12 @@ static unsigned check_result(unsigned nbusy_hk, uint64_t idle_twakes,
 		printk("# scenario_check FAIL: %u isolated CPU(s) expired other "
 		       "CPUs' timers\n",
 		       iso_remote);
+		failed++;
+	}
+	if (t->idle_wakes < bound) {
+		printk("# scenario_check FAIL: %lu idle wakes beat the lower "
+		       "bound %lu\n",
+		       t->idle_wakes, bound);
 		failed++;
 	}
 	if (!sc.late.count) {
@@ -639,7 +593,7 @@ unsigned scenario_run(const struct scenario_opts *o)
 {
 	unsigned nbusy = 0, nbusy_hk = 0, hotplug_failed;
 	struct totals t;
-	uint64_t period_j;
+	uint64_t period_j, bound;
 
 	if (o->kind == SCENARIO_MIXED)
 		return scenario_mixed_run(o);
@@ -665,7 +619,8 @@ unsigned scenario_run(const struct scenario_opts *o)
 	for (unsigned c = 0; c < nr_cpus; c++)
 		if (cpu_online(c))
 			timer_delete_sync(&sc.timers[c].timer);
-	print_result(o, nbusy, &t);
-	return check_result(nbusy_hk, t.idle_timer_wakes, t.iso_remote,
-			    hotplug_failed);
+	/* The bound: 0 with a busy CPU; else count_bound()'s count. */
+	bound = nbusy ? 0 : count_bound();
+	print_result(o, bound, &t);
+	return check_result(nbusy_hk, &t, bound, hotplug_failed);
 }

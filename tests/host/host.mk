@@ -26,7 +26,7 @@ HOST_KERNEL_CFLAGS := -fno-builtin \
 HOST_EXCLUDE ?=
 HOST_UNIT_SRCS := $(filter-out $(HOST_EXCLUDE), \
 	lib/printf.c lib/parse.c kernel/cmdline.c lib/string.c drivers/acpi.c kernel/cputopo.c \
-	kernel/scenario_opts.c lib/trace_events.c lib/trace_ring.c \
+	kernel/scenario_opts.c kernel/scenario_bound.c lib/trace_events.c lib/trace_ring.c \
 	$(wildcard kernel/bootinfo.c kernel/pmm.c))
 HOST_TEST_SRCS := $(filter-out $(HOST_EXCLUDE), \
 	$(wildcard tests/host/test_*.c) tests/host/main.c)
