@@ -65,6 +65,7 @@ struct cpu_tick {
 	uint64_t next_ns; /* LAPIC armed for, TMIGR_NONE_NS if not */
 	uint64_t ticks, stops;
 	uint64_t irq_delay_ns; /* last LAPIC interrupt vs armed time */
+	uint64_t irq_armed_ns; /* what it was armed for, TMIGR_NONE_NS: unknown */
 	uint64_t timer_irqs;
 	uint64_t last_irq_ns;
 };
@@ -73,6 +74,12 @@ struct cpu_tick {
 struct cpu_softirq {
 	bool pending, running;
 	uint64_t deferred; /* passes left for the next irq exit */
+	/*
+	 * The LAPIC timer interrupt the current run follows (tick's
+	 * last_irq_ns and irq_armed_ns when it began): interrupts nested in
+	 * a run change the tick's own.
+	 */
+	uint64_t run_irq_ns, run_irq_armed_ns;
 };
 
 /* kernel/hotplug.c */
@@ -106,6 +113,12 @@ struct percpu {
 	struct cpu_hotplug hp;
 	/* kernel/panic.c: counted among the CPUs a panic stopped */
 	bool panic_stopped;
+	/*
+	 * kernel/spinlock.c, this CPU only: its longest wait for a ticket
+	 * lock, and the longest stretch within any such wait in which it did
+	 * not run (its own TSC jumped between two looks at the lock).
+	 */
+	uint64_t lock_wait_max_ns, lock_not_run_max_ns;
 };
 
 extern struct percpu *percpu_areas;

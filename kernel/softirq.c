@@ -31,6 +31,8 @@ void irq_exit_softirq(void)
 	if (p->softirq.running || !p->softirq.pending)
 		return;
 	p->softirq.running = true;
+	p->softirq.run_irq_ns = p->tick.last_irq_ns;
+	p->softirq.run_irq_armed_ns = p->tick.irq_armed_ns;
 	t0 = clock_ns();
 	while (p->softirq.pending) {
 		if (passes++ == SOFTIRQ_MAX_RESTART ||

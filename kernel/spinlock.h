@@ -29,12 +29,15 @@ static inline void spin_lock_init(spinlock_t *l)
 	smp_store_release(&l->owner, 0);
 }
 
+/* The wait for ticket @me, out of line and measured (kernel/spinlock.c). */
+void spin_lock_contended(spinlock_t *l, uint32_t me);
+
 static inline void spin_lock(spinlock_t *l)
 {
 	uint32_t me = atomic_fetch_add(&l->next, 1);
 
-	while (smp_load_acquire(&l->owner) != me)
-		cpu_relax();
+	if (smp_load_acquire(&l->owner) != me)
+		spin_lock_contended(l, me);
 }
 
 static inline void spin_unlock(spinlock_t *l)

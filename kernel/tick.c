@@ -137,6 +137,7 @@ void tick_interrupt(void)
 					       now > p->tick.next_ns ?
 				       now - p->tick.next_ns :
 				       0;
+	WRITE_ONCE(p->tick.irq_armed_ns, p->tick.next_ns);
 	/* The one-shot fired: nothing is armed until we say so. */
 	p->tick.next_ns = TMIGR_NONE_NS;
 	tick_update_jiffies();

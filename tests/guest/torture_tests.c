@@ -79,12 +79,15 @@ struct tt_timer {
 	uint64_t armed, cancelled, pending;
 	/* The callback's counts, atomics. */
 	uint64_t fired, early, twice, loose, late_max, migrated;
+	uint64_t woken_late_max; /* tt_woken_late() */
+	uint64_t queued_ns;	 /* clock when the last arm's call returned */
 };
 
 struct tt_cpu {
 	uint64_t rng;
 	struct tt_timer *timers; /* this CPU's slice, TT_TIMERS */
 	uint64_t ops, op_max_ns; /* owner */
+	bool lock_stats_reset; /* its CPU's lock_*_max_ns, at its first burst */
 	/* Controller: burst state, hotplug counts. */
 	bool used, busy, down, stuck;
 	uint64_t rest_until, offlines, onlines;
@@ -97,7 +100,8 @@ struct tt_cpu {
 struct tt_sum {
 	uint64_t ops, armed, expired, cancelled, pending, early, twice, lost;
 	uint64_t loose, late_max, ran, migrated, offlines, onlines;
-	uint64_t op_max_us;
+	uint64_t op_max_us, woken_late_max;
+	uint64_t lock_wait_max_us, lock_not_run_max_us;
 };
 
 struct tt_early { /* the first early expiry seen */
@@ -150,6 +154,54 @@ static void tt_note_early(struct tt_timer *tt, uint64_t now, uint64_t floor)
 }
 
 /*
+ * Where an expiry's lateness came from, told apart by what the kernel
+ * controls.  The reference is the first jiffy the timer could run (@floor)
+ * or, if later, when the arm's call returned (an arm held up past its own
+ * expiry, by a lock or a vCPU not run, is queued late).  If the softirq
+ * running the callback follows a LAPIC timer interrupt that came after the
+ * reference, the kernel's part is how late that interrupt was armed: 0 if
+ * in time, when the rest is delivery (a vCPU the host did not run, or one
+ * spinning for a lock with interrupts off) and waits after it.  If no
+ * timer interrupt came since (an IPI's softirq), all of it counts.
+ * Returns the kernel's part in jiffies (woken_late_max_j), and counts the
+ * expiries more than TT_LATE_CLASS_J late by cause (tt_late).
+ */
+#define TT_LATE_CLASS_J 50
+
+static struct {
+	uint64_t n;	       /* expiries more than TT_LATE_CLASS_J late */
+	uint64_t timely_irq;   /* after a timer interrupt armed in time */
+	uint64_t late_wake;    /* after one armed late: no wake in time here */
+	uint64_t no_timer_irq; /* no timer interrupt since the reference */
+} tt_late;
+
+static uint64_t tt_woken_late(const struct tt_timer *tt, uint64_t floor)
+{
+	const struct percpu *p = this_cpu();
+	uint64_t now = clock_ns(), ref = tick_jiffy_start_ns(floor);
+	uint64_t queued = READ_ONCE(tt->queued_ns), slack;
+	uint64_t irq_at = p->softirq.run_irq_ns;
+	uint64_t armed = p->softirq.run_irq_armed_ns;
+	uint64_t woke = now, *cls = &tt_late.no_timer_irq;
+	uint64_t jiffy = tick_period_ns();
+
+	if (queued > ref && queued <= now)
+		ref = queued;
+	if (irq_at >= ref && irq_at <= now)
+		woke = armed == TMIGR_NONE_NS || armed > irq_at ? irq_at :
+								  armed;
+	slack = TT_LATE_CLASS_J * jiffy;
+	if (now > ref + slack) {
+		if (irq_at >= ref && irq_at <= now)
+			cls = woke > ref + slack ? &tt_late.late_wake :
+						   &tt_late.timely_irq;
+		atomic_fetch_add(cls, 1);
+		atomic_fetch_add(&tt_late.n, 1);
+	}
+	return woke > ref ? (woke - ref) / jiffy : 0;
+}
+
+/*
  * The callback.  The expiry is counted last but for the twice check: the
  * owner raises the floor only once every callback is past reading it.
  */
@@ -168,8 +220,10 @@ static void tt_fn(struct timer_list *t)
 		tt_note_early(tt, now, floor);
 	else if (!exact)
 		atomic_fetch_add(&tt->loose, 1);
-	else if (!(tt->flags & TIMER_DEFERRABLE))
+	else if (!(tt->flags & TIMER_DEFERRABLE)) {
 		atomic_max(&tt->late_max, now - floor);
+		atomic_max(&tt->woken_late_max, tt_woken_late(tt, floor));
+	}
 	if (here != READ_ONCE(tt->queued_cpu))
 		atomic_fetch_add(&tt->migrated, 1);
 	atomic_fetch_add(&tt_cpus[here].ran, 1);
@@ -222,6 +276,7 @@ static void tt_mod(struct tt_timer *tt, uint64_t exp)
 		if (live == 1)
 			tt_set_floor(tt, exp, true);
 	}
+	WRITE_ONCE(tt->queued_ns, clock_ns());
 }
 
 /* A CPU add_timer_on() may use: starts at a random one; this one at worst. */
@@ -259,6 +314,7 @@ static bool tt_arm_on(struct tt_cpu *c, struct tt_timer *tt, uint64_t exp)
 	tt->timer.expires = exp;
 	tt_before_arm(tt, exp, t);
 	add_timer_on(&tt->timer, t);
+	WRITE_ONCE(tt->queued_ns, clock_ns());
 	smp_store_release(&c->using, TT_NO_CPU);
 	return true;
 }
@@ -328,6 +384,12 @@ static void tt_burst(void *arg)
 {
 	struct tt_cpu *c = arg;
 
+	if (!c->lock_stats_reset) {
+		/* The run's lock waits, not the boot's. */
+		this_cpu()->lock_wait_max_ns = 0;
+		this_cpu()->lock_not_run_max_ns = 0;
+		c->lock_stats_reset = true;
+	}
 	for (unsigned n = 1 + tt_below(&c->rng, 64); n--;) {
 		tt_op(c);
 		tt_pause(c);
@@ -562,6 +624,8 @@ static void tt_add_timer(struct tt_sum *s, const struct tt_timer *tt)
 	s->migrated += tt->migrated;
 	if (tt->late_max > s->late_max)
 		s->late_max = tt->late_max;
+	if (tt->woken_late_max > s->woken_late_max)
+		s->woken_late_max = tt->woken_late_max;
 }
 
 static void tt_add_sum(struct tt_sum *to, const struct tt_sum *s)
@@ -580,6 +644,12 @@ static void tt_add_sum(struct tt_sum *to, const struct tt_sum *s)
 	to->late_max = late;
 	if (s->op_max_us > to->op_max_us)
 		to->op_max_us = s->op_max_us;
+	if (s->woken_late_max > to->woken_late_max)
+		to->woken_late_max = s->woken_late_max;
+	if (s->lock_wait_max_us > to->lock_wait_max_us)
+		to->lock_wait_max_us = s->lock_wait_max_us;
+	if (s->lock_not_run_max_us > to->lock_not_run_max_us)
+		to->lock_not_run_max_us = s->lock_not_run_max_us;
 	to->ran += s->ran;
 	to->migrated += s->migrated;
 	to->offlines += s->offlines;
@@ -590,11 +660,14 @@ static void tt_print_cpu(unsigned c, const struct tt_sum *s)
 {
 	printk("# torture cpu=%u node=%u ops=%lu armed=%lu expired=%lu "
 	       "cancelled=%lu pending=%lu early=%lu twice=%lu lost=%lu "
-	       "loose=%lu late_max_j=%lu op_max_us=%lu ran=%lu migrated=%lu "
-	       "offline=%lu online=%lu\n",
+	       "loose=%lu late_max_j=%lu woken_late_max_j=%lu op_max_us=%lu "
+	       "lock_wait_max_us=%lu lock_not_run_max_us=%lu ran=%lu "
+	       "migrated=%lu offline=%lu online=%lu\n",
 	       c, per_cpu(c)->node, s->ops, s->armed, s->expired, s->cancelled,
 	       s->pending, s->early, s->twice, s->lost, s->loose, s->late_max,
-	       s->op_max_us, s->ran, s->migrated, s->offlines, s->onlines);
+	       s->woken_late_max, s->op_max_us, s->lock_wait_max_us,
+	       s->lock_not_run_max_us, s->ran, s->migrated, s->offlines,
+	       s->onlines);
 }
 
 /* Per-CPU lines (by owner; ran= by where the callback ran), then totals. */
@@ -604,12 +677,19 @@ static void tt_report(unsigned ncpus)
 
 	for (unsigned c = 0; c < nr_cpus; c++) {
 		const struct tt_cpu *tc = &tt_cpus[c];
-		struct tt_sum s = { .ops = tc->ops,
-				    .offlines = tc->offlines,
-				    .onlines = tc->onlines,
-				    .ran = READ_ONCE(tc->ran),
-				    .op_max_us =
-					    tc->op_max_ns / NSEC_PER_USEC };
+		struct tt_sum s = {
+			.ops = tc->ops,
+			.offlines = tc->offlines,
+			.onlines = tc->onlines,
+			.ran = READ_ONCE(tc->ran),
+			.op_max_us = tc->op_max_ns / NSEC_PER_USEC,
+			.lock_wait_max_us =
+				READ_ONCE(per_cpu(c)->lock_wait_max_ns) /
+				NSEC_PER_USEC,
+			.lock_not_run_max_us =
+				READ_ONCE(per_cpu(c)->lock_not_run_max_ns) /
+				NSEC_PER_USEC
+		};
 
 		if (!tc->used)
 			continue;
@@ -618,16 +698,23 @@ static void tt_report(unsigned ncpus)
 		tt_print_cpu(c, &s);
 		tt_add_sum(t, &s);
 	}
+	printk("# torture late_over_%uj expiries=%lu timely_irq=%lu late_wake=%lu "
+	       "no_timer_irq=%lu\n",
+	       TT_LATE_CLASS_J, tt_late.n, tt_late.timely_irq,
+	       tt_late.late_wake, tt_late.no_timer_irq);
 	printk("# torture total seed=%lu duration_ms=%u cpus=%u timers=%u "
 	       "ops=%lu armed=%lu expired=%lu cancelled=%lu pending=%lu "
 	       "early=%lu twice=%lu lost=%lu loose=%lu late_max_j=%lu "
-	       "op_max_us=%lu offline=%lu online=%lu migrated=%lu "
+	       "woken_late_max_j=%lu op_max_us=%lu lock_wait_max_us=%lu "
+	       "lock_not_run_max_us=%lu offline=%lu online=%lu migrated=%lu "
 	       "offline_moved=%lu hotplug_errors=%u\n",
 	       (unsigned long)boot_opts.torture_seed, boot_opts.torture_ms,
 	       ncpus, ncpus * TT_TIMERS, t->ops, t->armed, t->expired,
 	       t->cancelled, t->pending, t->early, t->twice, t->lost, t->loose,
-	       t->late_max, t->op_max_us, t->offlines, t->onlines, t->migrated,
-	       hotplug_timers_moved() - tt_moved0, tt_hotplug_errors);
+	       t->late_max, t->woken_late_max, t->op_max_us,
+	       t->lock_wait_max_us, t->lock_not_run_max_us, t->offlines,
+	       t->onlines, t->migrated, hotplug_timers_moved() - tt_moved0,
+	       tt_hotplug_errors);
 }
 
 static unsigned tt_used_cpus(void)
