@@ -300,7 +300,7 @@ static unsigned busy_with_hotplug(const struct scenario_opts *o, uint64_t t0)
 	return failed;
 }
 
-/* count_bound() of the window; 0 if there is no memory to count with. */
+/* The window's bound (scenario_bound()); 0 if no memory to count with. */
 static uint64_t count_bound(void)
 {
 	uint64_t n = sc.nlog < sc.cap ? sc.nlog : sc.cap;

@@ -2,7 +2,8 @@
 /*
  * kernel/scenario_bound.h - the all-idle scenarios' lower bound on wakes,
  * from the expiries a run had (kernel/scenario.c logs them).  Pure: no
- * per-CPU state, so the host unit tests run it (tests/host/test_scenario.c).
+ * per-CPU state, so the host unit tests run it
+ * (tests/host/test_scenario_bound.c).
  */
 #ifndef KERNEL_SCENARIO_BOUND_H
 #define KERNEL_SCENARIO_BOUND_H
