@@ -6,6 +6,12 @@ enum exit_code {
 	EXIT_PASS = 0,
 	EXIT_FAIL = 1,
 	EXIT_PANIC = 2,
+	/*
+	 * Set by debug_exit() in place of PASS or FAIL when the UART dropped
+	 * bytes (drivers/uart.c): the log is incomplete, so the host cannot
+	 * read the verdict from it.
+	 */
+	EXIT_LOST_OUTPUT = 3,
 };
 
 /*

@@ -188,6 +188,19 @@ static void apply_isolcpus(void)
 }
 
 /* One `# stat` line per online CPU (docs/serial-format.md). */
+/*
+ * Last, so it counts every byte before it: tools/boot fails a boot whose
+ * serial output lost bytes (the host left the UART full past its bound).
+ */
+static void print_console_stats(void)
+{
+	struct uart_stats u;
+
+	uart_get_stats(&u);
+	printk("# console lost_bytes=%lu stall_max_ms=%lu\n", u.lost_bytes,
+	       u.stall_max_ns / NSEC_PER_MSEC);
+}
+
 static void print_cpu_stats(void)
 {
 	for (unsigned i = 0; i < nr_cpus; i++) {
@@ -338,5 +351,6 @@ void kmain(uint32_t magic, uint32_t info_phys)
 	watchdog_stage("report", 0, 0);
 	trace_dump();
 	print_cpu_stats();
+	print_console_stats();
 	debug_exit(failed ? EXIT_FAIL : EXIT_PASS);
 }

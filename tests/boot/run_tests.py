@@ -22,6 +22,11 @@ import check_trace  # noqa: E402
 BOOT = os.path.join(ROOT, "tools", "boot")
 LOGDIR = os.path.join(ROOT, "build", "test-logs")
 OK_LINES = [r"^KTAP version 1$"]
+# Every trace event in one run (docs/tracing.md): the boot builds the tree,
+# one_busy pulls timers with IPIs around it, the timer and tmigr suites
+# restart ticks and the trace suite cancels a timer.
+TRACE_ALL = ("selftest=timer,tmigr,trace scenario=one_busy,duration_ms=200,hotplug=3@50,3@120 "
+             "trace=all trace_buf=1M")
 
 # name, tools/boot arguments, expected exit status, regexes each of which some line must match
 MATRIX = [
@@ -198,15 +203,19 @@ MATRIX = [
      [r"cmdline: unknown option 'frobnicate"]),
     ("panic-demo", ["--cmdline", "selftest=panic_demo"], 2,
      [r"CR2: .*not present, write", r"Call trace", r"PANIC"]),
-    # Tracing (docs/tracing.md): every event in one run (POSTCHECKS), a ring
-    # that wraps, and the option errors.  The boot builds the tree, one_busy
-    # pulls timers with IPIs around it, the timer and tmigr suites restart
-    # ticks and the trace suite cancels a timer.
-    ("trace-all-smp8-2n", ["--smp", "8", "--numa", "0-3:4-7", "--cmdline",
-                           "selftest=timer,tmigr,trace "
-                           "scenario=one_busy,duration_ms=200,hotplug=3@50,3@120 "
-                           "trace=all trace_buf=1M"], 0,
+    # Tracing (docs/tracing.md): every event in one run (TRACE_ALL,
+    # POSTCHECKS), a ring that wraps, and the option errors.
+    ("trace-all-smp8-2n", ["--smp", "8", "--numa", "0-3:4-7", "--cmdline", TRACE_ALL], 0,
      OK_LINES + [r"# trace begin events=all cpus=8 ", r"# trace end records=\d+ lost=0$"]),
+    # A host that stops reading the serial output (drivers/uart.c): for 2 s
+    # the guest waits and loses nothing; for 8 s (past its 5 s bound) it
+    # drops bytes and says so with exit status 5.
+    ("serial-slow-reader-smp8-2n", ["--smp", "8", "--numa", "0-3:4-7",
+                                    "--reader-pause", "2@65536", "--cmdline", TRACE_ALL], 0,
+     OK_LINES + [r"# trace end records=\d+ lost=0$", r"# console lost_bytes=0 "]),
+    ("serial-stuck-reader-smp8-2n", ["--smp", "8", "--numa", "0-3:4-7",
+                                     "--reader-pause", "8@65536", "--cmdline", TRACE_ALL], 5,
+     []),
     ("trace-wrap-smp2", ["--smp", "2", "--cmdline",
                          "selftest=none scenario=one_busy,duration_ms=100 trace=all "
                          "trace_buf=1K"], 0,
@@ -299,6 +308,16 @@ def qemu_version():
 MATRIX_QEMU = [None]
 
 # More checks of a boot's output (its cleaned lines -> list of problems).
+def check_reader_stalled(lines):
+    """The pause really held the guest up: its longest wait for the UART."""
+    m = [re.search(r"^# console lost_bytes=0 stall_max_ms=(\d+)$", l) for l in lines]
+    ms = [int(x.group(1)) for x in m if x]
+    if not ms or ms[0] < 500:
+        return ["the reader's 2 s pause did not stall the guest's UART (stall_max_ms=%s)"
+                % (ms[0] if ms else None)]
+    return check_trace.check_all(lines)
+
+
 def check_one_dump(lines):
     """Exactly one exception dump and one PANIC line, nothing interleaved."""
     problems = []
@@ -312,6 +331,7 @@ def check_one_dump(lines):
 POSTCHECKS = {
     "fault-test-allcpus-smp8-2n": check_one_dump,
     "trace-all-smp8-2n": check_trace.check_all,
+    "serial-slow-reader-smp8-2n": check_reader_stalled,
     "trace-wrap-smp2": check_trace.check_wrap,
 }
 
@@ -346,7 +366,14 @@ def check_frozen(err_lines):
 
 
 # Checks of a boot's stderr (its lines -> list of problems): the hang dump.
-STDERR_CHECKS = {"hang-demo": check_hang_demo, "boot-timeout": check_frozen}
+def check_dropped(err_lines):
+    if not any(l.startswith("boot: the guest dropped bytes of its serial output") for l in err_lines):
+        return ["tools/boot did not say that the guest dropped serial output"]
+    return []
+
+
+STDERR_CHECKS = {"hang-demo": check_hang_demo, "boot-timeout": check_frozen,
+                 "serial-stuck-reader-smp8-2n": check_dropped}
 
 # Python unit tests run like the KTAP parser's: module -> name prefix.
 UNITTEST_MODULES = [("test_ktap", "ktap-unittest"), ("test_trace_tools", "trace-unittest"),
@@ -530,6 +557,8 @@ def judge_boot(res, tally):
     for rx in required:
         if not any(re.search(rx, l) for l in lines):
             problems.append("no line matches /%s/" % rx)
+    if rc == 5 and expect != 5:
+        problems.append("the guest lost serial output: the host did not drain the UART")
     if name in POSTCHECKS and rc == expect:
         problems += POSTCHECKS[name](lines)
     if name in STDERR_CHECKS and rc == expect:
