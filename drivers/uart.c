@@ -22,18 +22,18 @@
 #include "arch/x86_64/tsc.h"
 #include "lib/time.h"
 
-#define COM1	  0x3f8
-#define UART_IER  1
-#define UART_FCR  2
-#define UART_LCR  3
-#define UART_MCR  4
-#define UART_LSR  5
-#define LCR_DLAB  0x80
-#define LCR_8N1	  0x03
-#define LSR_THRE  0x20
-#define LSR_TEMT  0x40
+#define COM1	    0x3f8
+#define UART_IER    1
+#define UART_FCR    2
+#define UART_LCR    3
+#define UART_MCR    4
+#define UART_LSR    5
+#define LCR_DLAB    0x80
+#define LCR_8N1	    0x03
+#define LSR_THRE    0x20
+#define LSR_TEMT    0x40
 /* The longest wait for one byte: far above host stalls seen (1.6 s). */
-#define STALL_NS  (5 * NSEC_PER_SEC)
+#define STALL_NS    (5 * NSEC_PER_SEC)
 /* The same bound in LSR reads, before the TSC is calibrated. */
 #define STALL_SPINS 10000000UL
 

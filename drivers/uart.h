@@ -11,7 +11,7 @@ void uart_putc(char c);
 void uart_flush(void);
 
 struct uart_stats {
-	uint64_t lost_bytes;   /* dropped: the UART stayed full past the bound */
+	uint64_t lost_bytes; /* dropped: the UART stayed full past the bound */
 	uint64_t stall_max_ns; /* the longest wait for room that ended in time */
 };
 void uart_get_stats(struct uart_stats *s);
