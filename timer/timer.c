@@ -132,6 +132,22 @@ static void bucket_del(struct timer_list *timer)
 	WRITE_ONCE(timer->pprev, NULL);
 }
 
+/*
+ * Unlink @timer to re-queue it at once under the same locks: pprev keeps
+ * a stale, non-NULL value until bucket_add() sets it, so a lockless
+ * timer_pending() never sees the timer idle in between (Linux's
+ * detach_timer(timer, false) in migrate_timer_list()).  A caller that
+ * saw it not pending would take it for its own to arm, and add_timer_on()
+ * would then find it pending and refuse the arm.
+ */
+static void bucket_unlink(struct timer_list *timer)
+{
+	*timer->pprev = timer->next;
+	if (timer->next)
+		WRITE_ONCE(timer->next->pprev, timer->pprev);
+	timer->next = NULL;
+}
+
 /* Move the list at @from to the empty head @to. */
 static void bucket_move(struct timer_list **from, struct timer_list **to)
 {
@@ -259,7 +275,7 @@ static void trigger_dyntick_cpu(struct timer_base *base,
 		timer_env_wake_cpu(base->cpu);
 }
 
-/* Pre: base->lock held, !timer_pending(timer). */
+/* Pre: base->lock held, @timer on no list (idle, or bucket_unlink()ed). */
 static void enqueue_timer(struct timer_base *base, struct timer_list *timer,
 			  unsigned int idx, uint64_t bucket_expiry)
 {
@@ -277,7 +293,7 @@ static void enqueue_timer(struct timer_base *base, struct timer_list *timer,
 	}
 }
 
-/* Pre: base->lock held, !timer_pending(timer). */
+/* Pre: base->lock held, @timer on no list (idle, or bucket_unlink()ed). */
 static void internal_add_timer(struct timer_base *base,
 			       struct timer_list *timer)
 {
@@ -305,9 +321,10 @@ unsigned int __timer_move_all(struct timer_base *from, struct timer_base *to)
 		struct timer_list *timer;
 
 		while ((timer = from->vectors[idx])) {
-			bucket_del(timer);
+			bucket_unlink(timer);
 			WRITE_ONCE(timer->flags,
 				   (timer->flags & ~TIMER_CPUMASK) | to->cpu);
+			timer_env_race_point(TIMER_RP_MOVE_UNLINKED);
 			internal_add_timer(to, timer);
 			moved++;
 		}

@@ -148,6 +148,11 @@ enum tmigr_race_point {
 	/* run_timer_softirq: own bases expired, tmigr_handle_remote() next
 	 * ["Own due timer met in remote handling"] */
 	TMIGR_RP_SOFTIRQ_REMOTE,
+	/* timers_cpu_dead(): a timer unlinked from the dead CPU's base, not
+	 * yet queued on the live one; both base locks held, so the hook may
+	 * only look (timer_pending()) ["Pending timer seen idle while it
+	 * moves"] */
+	TIMER_RP_MOVE_UNLINKED,
 };
 
 #endif /* TIMER_TIMER_MIGRATION_H */

@@ -12,6 +12,7 @@
 
 #include "tests/host/registry.h"
 #include "timer/timer.h"
+#include "timer/timer_migration.h"
 #include "timer_env.h"
 
 static void *storage;
@@ -133,6 +134,49 @@ START_TEST(dead_cpu_timers_move_with_their_expiry)
 	ck_assert_uint_eq(def.fired_cpu, 0);
 	ck_assert_uint_eq(far.fired_cpu, 0);
 	ck_assert_uint_eq(global.fired + def.fired + far.fired, 3);
+	ck_assert_uint_eq(host_warn_hits, 0);
+}
+END_TEST
+
+/* The timers being moved, and what timer_pending() said mid-move. */
+static struct hrec *moving[2];
+static unsigned int move_looks, move_seen_idle;
+
+static void look_while_moving(int id)
+{
+	if (id != TIMER_RP_MOVE_UNLINKED)
+		return;
+	move_looks++;
+	for (unsigned int i = 0; i < 2; i++)
+		move_seen_idle += !timer_pending(&moving[i]->t);
+}
+
+/*
+ * docs/races.md, "Pending timer seen idle while it moves": the owner of a
+ * pinned timer checks timer_pending() without a lock (as the guest torture
+ * does before add_timer_on()); if a move showed it idle, the owner would
+ * skip the delete and add_timer_on() would then find it pending and drop
+ * the arm.  Two timers in one bucket: the list's next link is moved too.
+ */
+START_TEST(moving_timer_stays_pending_throughout)
+{
+	struct hrec a, b;
+
+	setup(3);
+	arm_on(&a, 2, TIMER_PINNED, 1010);
+	arm_on(&b, 2, TIMER_PINNED, 1010);
+	moving[0] = &a;
+	moving[1] = &b;
+	move_looks = move_seen_idle = 0;
+	host_race_hook = look_while_moving;
+	ck_assert_uint_eq(timers_cpu_dead(2, 0), 2);
+	host_race_hook = NULL;
+	ck_assert_uint_eq(move_looks, 2);
+	ck_assert_uint_eq(move_seen_idle, 0);
+	ck_assert(timer_pending(&a.t) && timer_pending(&b.t));
+	advance_to(1012);
+	ck_assert_uint_eq(a.fired + b.fired, 2);
+	ck_assert_uint_eq(a.fired_cpu, 0);
 	ck_assert_uint_eq(host_warn_hits, 0);
 }
 END_TEST
@@ -313,6 +357,7 @@ static Suite *timer_hotplug_suite(void)
 	tcase_add_checked_fixture(tc, NULL, teardown);
 	tcase_set_timeout(tc, 30);
 	tcase_add_test(tc, dead_cpu_timers_move_with_their_expiry);
+	tcase_add_test(tc, moving_timer_stays_pending_throughout);
 	tcase_add_test(tc, dead_cpu_takes_no_timer_and_push_skips_it);
 	tcase_add_test(tc,
 		       non_pending_timer_of_a_dead_cpu_rearms_on_the_caller);
