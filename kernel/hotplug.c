@@ -5,9 +5,11 @@
  * The controller hands the going CPU a piece of work (smp_run_async()), so
  * that CPU leaves idle and goes down from the running state, as Linux's
  * hotplug thread does: offline in the map first (no new calls or work are
- * sent to it), out of the hierarchy (tmigr_cpu_offline() may hand the first
- * global event to another CPU: docs/races.md, "Last active CPU goes
- * offline"), tick stopped, timers moved to the controller
+ * sent to it), out of the hierarchy (tmigr_cpu_offline() first expires the
+ * idle CPUs' due global timers if it is a migrator, docs/races.md, "CPU
+ * online for less than a tick", and may hand the first event still to
+ * come to another CPU: "Last active CPU goes offline"), tick stopped,
+ * timers moved to the controller
  * (timers_cpu_dead()).  It then parks in the idle loop.
  *
  * A request that is not taken within a second (the CPU was busy with other

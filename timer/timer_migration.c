@@ -874,7 +874,8 @@ static void tmigr_hand_over(struct tmigr_cpu *tmc, uint64_t firstexp)
 /**
  * tmigr_cpu_offline - the current CPU leaves the hierarchy
  *
- * Pre: the CPU is running.  Its own timers are its caller's business (it
+ * Pre: the CPU is running, interrupts off; it may run idle CPUs' due
+ * global timers here.  Its own timers are its caller's business (it
  * queues none).  If it was the last active CPU and events are pending,
  * another online CPU is told to wake for the first and kicked with
  * timer_env_wake_cpu() (docs/races.md, "Last active CPU goes offline").
@@ -888,6 +889,13 @@ int tmigr_cpu_offline(void)
 
 	if (!tmc)
 		return -EINVAL;
+	/*
+	 * Active, it is a migrator: expire what is due before leaving,
+	 * rather than hand an overdue event over through an IPI (docs/races.md,
+	 * "CPU online for less than a tick").
+	 */
+	if (tmc->online && !READ_ONCE(tmc->idle))
+		tmigr_handle_remote();
 	spin_lock(&tmc->lock);
 	if (!tmc->online) {
 		spin_unlock(&tmc->lock);

@@ -654,6 +654,33 @@ START_TEST(offline_last_active_cpu_wakes_a_successor)
 }
 END_TEST
 
+/*
+ * docs/races.md, "CPU online for less than a tick".
+ * CPU 0, the only active CPU, goes offline once CPU 1's timer is due but
+ * before a tick of CPU 0 ran the hierarchy (it came online just now, say).
+ * It expires the timer on its way out; handing the due event to an idle
+ * CPU instead would leave it late by as long as the kick takes.
+ */
+START_TEST(offline_migrator_expires_what_is_due_first)
+{
+	struct tm_rec r;
+
+	tm_setup(3, 1, 1000);
+	bring_up(3);
+	tm_rec_arm(&r, 1, 0, 1100);
+	tm_idle(1);
+	tm_idle(2);
+	tm_set_time(1104);
+	cpu0_offline();
+	ck_assert_uint_eq(r.fired, 1);
+	ck_assert_uint_eq(r.fired_cpu, 0);
+	/* Nothing left to hand over. */
+	ck_assert_uint_eq(host_wake_ipis[1] + host_wake_ipis[2], 0);
+	tm_assert_invariants();
+	ck_assert_uint_eq(host_warn_hits, 0);
+}
+END_TEST
+
 static void cpu1_wakes_up(void)
 {
 	tm_wake(1);
@@ -856,6 +883,7 @@ static void add_race_tests(TCase *tc)
 	tcase_add_test(tc, sequence_count_rejects_a_stale_child_update);
 	tcase_add_test(tc, new_event_vs_last_cpu_idle_one_of_them_arms);
 	tcase_add_test(tc, offline_last_active_cpu_wakes_a_successor);
+	tcase_add_test(tc, offline_migrator_expires_what_is_due_first);
 	tcase_add_test(tc, cpu_leaving_idle_while_pulled_is_not_requeued);
 	tcase_add_test(tc,
 		       event_queued_after_the_group_went_idle_reaches_the_root);
