@@ -153,13 +153,14 @@ static int opt_timer_model(const char *val, size_t len, struct boot_options *o)
 static const char *const tmigr_wake_names[] = {
 	[TMIGR_WAKE_ONE] = "one",
 	[TMIGR_WAKE_LINUX] = "linux",
+	[TMIGR_WAKE_OWN] = "own",
 };
 
 /**
  * tmigr_wake_name - printable name of a tmigr_wake= policy
  * @policy: the policy
  *
- * Return: "one", "linux", or "?" for an out-of-range value.
+ * Return: "one", "linux", "own", or "?" for an out-of-range value.
  */
 const char *tmigr_wake_name(enum tmigr_wake policy)
 {
@@ -357,7 +358,7 @@ static const struct cmdline_option cmdline_options[] = {
 	  "self-tests to run (default: all)" },
 	{ "timer_model", opt_timer_model, "pull|push|local", NULL,
 	  "timer interrupt distribution model (default: pull)" },
-	{ "tmigr_wake", opt_tmigr_wake, "one|linux", NULL,
+	{ "tmigr_wake", opt_tmigr_wake, "one|linux|own", NULL,
 	  "which idle CPU wakes for the idle pull hierarchy: one armed CPU "
 	  "per event, or every CPU that finds it idle as Linux "
 	  "(default: one)" },
@@ -426,7 +427,7 @@ void cmdline_defaults(struct boot_options *out)
 	memset(out, 0, sizeof(*out));
 	strlcpy(out->selftest, "all", sizeof(out->selftest));
 	out->timer_model = TIMER_MODEL_PULL;
-	out->tmigr_wake = TMIGR_WAKE_ONE;
+	out->tmigr_wake = TMIGR_WAKE_OWN;
 	out->hz = 250;
 	out->nohz = true;
 	out->timer_migration = true;

@@ -361,7 +361,7 @@ static int detach_if_pending(struct timer_list *timer, struct timer_base *base)
 
 /*
  * @timer left @base, the global base of another CPU, which is idle: under
- * tmigr_wake=one its event in the hierarchy moves to the base's new first
+ * tmigr_wake=one or own its event in the hierarchy moves to the base's new first
  * expiry, so that no CPU arms for a timer that is gone (docs/tmigr-wake.md).
  * A later key is all that changes; an earlier timer is the CPU's to queue.
  * Pre: base->lock held, the timer detached.
@@ -374,7 +374,7 @@ static void detached_from_idle(struct timer_base *base)
 	    !base->next_expiry_recalc ||
 	    base != cpu_base(base->cpu, BASE_GLOBAL) ||
 	    READ_ONCE(timer_model) != TIMER_MODEL_PULL ||
-	    tmigr_get_wake() != TMIGR_WAKE_ONE)
+	    tmigr_get_wake() == TMIGR_WAKE_LINUX)
 		return;
 	timer_recalc_next_expiry(base);
 	basej = timer_env_jiffies();

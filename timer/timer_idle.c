@@ -27,7 +27,7 @@ struct next_jiffies {
 enum next_caller {
 	NEXT_LOCAL,	/* this CPU, for itself */
 	NEXT_REMOTE,	/* another CPU, expiring this one's global base */
-	NEXT_HAND_OVER, /* this CPU going idle, PULL, tmigr_wake=one */
+	NEXT_HAND_OVER, /* this CPU going idle, PULL, tmigr_wake=one/own */
 };
 
 /*
@@ -220,7 +220,7 @@ void timer_expire_remote(unsigned int cpu)
  * bases become idle, and under PULL the CPU inactive in the hierarchy,
  * exactly when *@stop is true; with an event within the next jiffy the
  * CPU stays busy, ticking (Linux's timer_base_try_to_set_idle()).  Under
- * PULL with tmigr_wake=one a movable one does not count if the CPU is not
+ * PULL with tmigr_wake=one or own a movable one does not count if the CPU is not
  * the last active one (next_events(), NEXT_HAND_OVER).
  */
 uint64_t timer_nohz_next_event(uint64_t basej, uint64_t basem, bool *stop)
@@ -238,7 +238,7 @@ uint64_t timer_nohz_next_event(uint64_t basej, uint64_t basem, bool *stop)
 	__forward_timer_base(local, basej);
 	__forward_timer_base(global, basej);
 	idle = !next_events(local, global, basej,
-			    pull && tmigr_get_wake() == TMIGR_WAKE_ONE ?
+			    pull && tmigr_get_wake() != TMIGR_WAKE_LINUX ?
 				    NEXT_HAND_OVER :
 				    NEXT_LOCAL,
 			    &n, &first) ||
@@ -251,6 +251,8 @@ uint64_t timer_nohz_next_event(uint64_t basej, uint64_t basem, bool *stop)
 		/* Under the base locks, so a remote expiry sees one state. */
 		tmigr_ns = was_idle ? tmigr_cpu_new_timer(global_ns) :
 				      tmigr_cpu_deactivate(global_ns);
+		/* Its own timer's wake may serve the hierarchy (tmigr_wake=own). */
+		tmigr_ns = tmigr_cpu_offer(local_ns, tmigr_ns);
 		if (tmigr_ns < local_ns) {
 			/*
 			 * The last CPU: it serves the hierarchy's first.  A

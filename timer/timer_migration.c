@@ -33,7 +33,7 @@
  * migrator handles it.  When the last CPU goes idle the whole tree is idle
  * and that CPU is told the first event of the root: it arms its own timer
  * for it (tmigr_cpu_deactivate() returns it), and on wake-up handles it;
- * under tmigr_wake=one only if no other idle CPU is armed for it already
+ * under tmigr_wake=one or own only if no other idle CPU is armed for it already
  * (tmigr_wake.c).
  *
  * Events are not taken out when a child becomes active again: their
@@ -349,7 +349,7 @@ static void __tmigr_cpu_activate(struct tmigr_cpu *tmc)
 
 	WRITE_ONCE(tmc->cpuevt.ignore, true);
 	tmigr_wake_forget(tmc);
-	WRITE_ONCE(tmc->wakeup, TMIGR_NONE_NS);
+	tmigr_set_wakeup(tmc, TMIGR_NONE_NS);
 	if (tmc->isolated) {
 		tmigr_isolated_activate(tmc);
 		return;
@@ -515,7 +515,7 @@ uint64_t tmigr_cpu_deactivate(uint64_t nextexp)
 	ret = __tmigr_cpu_deactivate(tmc, nextexp, false);
 	WRITE_ONCE(tmc->idle, true);
 	/* Re-entering idle later must not forget what to wake for. */
-	WRITE_ONCE(tmc->wakeup, ret);
+	tmigr_set_wakeup(tmc, ret);
 	trace_tmigr_cpu_idle(tmc, ret);
 	spin_unlock(&tmc->lock);
 	return ret;
@@ -544,10 +544,34 @@ uint64_t tmigr_cpu_new_timer(uint64_t nextexp)
 	if (nextexp != TMIGR_NONE_NS && (nextexp != tmc->cpuevt.nextevt.key ||
 					 READ_ONCE(tmc->cpuevt.ignore))) {
 		ret = tmigr_new_timer(tmc, nextexp);
-		WRITE_ONCE(tmc->wakeup, ret);
+		tmigr_set_wakeup(tmc, ret);
 	}
 	spin_unlock(&tmc->lock);
 	return ret;
+}
+
+/**
+ * tmigr_cpu_offer - the idle current CPU's own timer wakes it at @own
+ * @own: ns, its first pinned event; TMIGR_NONE_NS if none
+ * @wakeup: what tmigr_cpu_deactivate() or tmigr_cpu_new_timer() just
+ *	    returned
+ *
+ * Pre: interrupts off, the CPU idle in the hierarchy; it programs its
+ * timer for the earlier of @own and the result.  Under tmigr_wake=own it
+ * may become an armed CPU for @own, or decide anew when its offer's timer
+ * moved later (tmigr_wake_offer()); otherwise returns @wakeup.
+ */
+uint64_t tmigr_cpu_offer(uint64_t own, uint64_t wakeup)
+{
+	struct tmigr_cpu *tmc = this_tmc();
+
+	if (tmigr_is_not_available(tmc) || tmc->isolated)
+		return wakeup;
+	spin_lock(&tmc->lock);
+	if (READ_ONCE(tmc->idle) && tmc->online)
+		wakeup = tmigr_wake_offer(tmc, own);
+	spin_unlock(&tmc->lock);
+	return wakeup;
 }
 
 /* ---- remote expiry ---- */
@@ -575,7 +599,7 @@ static bool tmigr_remote_claim(struct tmigr_cpu *tmc, uint64_t now)
 		tmc->remote = true;
 		/* One in the armed table keeps its duty: it wakes anyway. */
 		if (!READ_ONCE(tmc->armed))
-			WRITE_ONCE(tmc->wakeup, TMIGR_NONE_NS);
+			tmigr_set_wakeup(tmc, TMIGR_NONE_NS);
 	}
 	spin_unlock(&tmc->lock);
 	return claimed;
@@ -768,7 +792,7 @@ void tmigr_handle_remote(void)
 	 * under one nothing, as the active group's migrator serves them; and
 	 * out of the armed table if the root is active (tmigr_wake_settle()).
 	 */
-	WRITE_ONCE(tmc->wakeup, tmigr_walk_wakeup(&data));
+	tmigr_set_wakeup(tmc, tmigr_walk_wakeup(&data));
 	spin_unlock(&tmc->lock);
 }
 
@@ -866,7 +890,7 @@ static void tmigr_hand_over(struct tmigr_cpu *tmc, uint64_t firstexp)
 {
 	spin_lock(&tmc->lock);
 	if (tmc->online && tmc->idle && firstexp < READ_ONCE(tmc->wakeup))
-		WRITE_ONCE(tmc->wakeup, firstexp);
+		tmigr_set_wakeup(tmc, firstexp);
 	spin_unlock(&tmc->lock);
 	timer_env_wake_cpu(tmc->cpuevt.cpu);
 }
@@ -902,7 +926,7 @@ int tmigr_cpu_offline(void)
 		return 0;
 	}
 	WRITE_ONCE(tmc->online, false);
-	WRITE_ONCE(tmc->wakeup, TMIGR_NONE_NS);
+	tmigr_set_wakeup(tmc, TMIGR_NONE_NS);
 	if (tmc->idle) {
 		/* Leave from the active state, as the usual path does. */
 		WRITE_ONCE(tmc->idle, false);

@@ -70,10 +70,18 @@ void tmigr_cpu_event_later(unsigned int cpu, uint64_t nextexp);
  * the CPUs use the hierarchy.  tmigr_wake_armed() says whether @cpu is
  * the armed CPU of record and for when (tests).
  */
-enum tmigr_wake { TMIGR_WAKE_ONE, TMIGR_WAKE_LINUX, NR_TMIGR_WAKE };
+enum tmigr_wake {
+	TMIGR_WAKE_ONE,
+	TMIGR_WAKE_LINUX,
+	/* ONE, and an idle CPU waking for its own timer counts as armed */
+	TMIGR_WAKE_OWN,
+	NR_TMIGR_WAKE
+};
 void tmigr_set_wake(enum tmigr_wake policy);
 enum tmigr_wake tmigr_get_wake(void);
 bool tmigr_wake_armed(unsigned int cpu, uint64_t *exp);
+/* timer_idle.c: the idle current CPU wakes at @own for its own timers. */
+uint64_t tmigr_cpu_offer(uint64_t own, uint64_t wakeup);
 
 /* Shape, for the boot line and the tree dump. */
 struct tmigr_shape {

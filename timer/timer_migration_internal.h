@@ -74,7 +74,17 @@ struct tmigr_cpu {
 					 * handled remote timers; NONE */
 	bool armed;		     /* in tmigr_wake.c's table; set by
 					 * this CPU only */
+	bool offered;		     /* wakeup is its own timer's, offered
+					 * (tmigr_wake_offer()); set and
+					 * cleared with wakeup */
 };
+
+/* Pre: tmc->lock held.  Any wakeup but an offer's (tmigr_wake.c). */
+static inline void tmigr_set_wakeup(struct tmigr_cpu *tmc, uint64_t wakeup)
+{
+	WRITE_ONCE(tmc->wakeup, wakeup);
+	tmc->offered = false;
+}
 
 /*
  * What a walk carries from level to level.  @parent is read once per
@@ -135,5 +145,7 @@ void tmigr_wake_reset(void);
 uint64_t tmigr_wake_decide(struct tmigr_cpu *tmc, uint64_t first, bool record);
 void tmigr_wake_forget(struct tmigr_cpu *tmc);
 uint64_t tmigr_wake_settle(struct tmigr_cpu *tmc, uint64_t firstexp);
+uint64_t tmigr_wake_offer(struct tmigr_cpu *tmc, uint64_t own);
+uint64_t tmigr_wake_redecide(struct tmigr_cpu *tmc);
 
 #endif /* TIMER_TIMER_MIGRATION_INTERNAL_H */

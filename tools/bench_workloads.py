@@ -25,6 +25,9 @@ import re
 import subprocess
 
 MODELS = ["pull", "push", "local"]
+# pull under the other tmigr_wake= policies, beside the default's (own) rows:
+# the same workload before and after (docs/tmigr-wake.md).
+OTHER_WAKES = ["one", "linux"]
 # (CPUs, nodes, steps)
 SIM_SHAPES = [(8, 2, 100000), (64, 8, 100000), (512, 16, 20000), (4096, 64, 2000)]
 SIM_SEED = 3
@@ -64,22 +67,33 @@ def guest_rows(scenarios):
     return rows
 
 
+def _label(r):
+    """The model, or pull/POLICY for pull under another tmigr_wake= than own."""
+    w = r.get("tmigr_wake")
+    return r["model"] if r["model"] != "pull" or w in (None, "own") else "pull/" + w
+
+
 def sim_rows(binary):
     rows = []
     for cpus, nodes, steps in SIM_SHAPES:
-        p = subprocess.run([binary, "--model", "all", "--seed", str(SIM_SEED), "--steps",
-                            str(steps), "--cpus", str(cpus), "--nodes", str(nodes)],
-                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-        for line in p.stdout.splitlines():
+        base = [binary, "--seed", str(SIM_SEED), "--steps", str(steps), "--cpus", str(cpus),
+                "--nodes", str(nodes)]
+        out, rc = "", 0
+        for extra in [["--model", "all"]] + [["--model", "pull", "--tmigr-wake", w]
+                                             for w in OTHER_WAKES]:
+            p = subprocess.run(base + extra, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                               text=True)
+            out, rc = out + p.stdout, rc or p.returncode
+        for line in out.splitlines():
             if not line.startswith("sim cpus="):
                 continue
             r = _kv(line)
-            rows.append(dict(_row("sim mix %d/%d (%d steps)" % (cpus, nodes, steps), r["model"],
+            rows.append(dict(_row("sim mix %d/%d (%d steps)" % (cpus, nodes, steps), _label(r),
                                   _num(r.get("wakes_idle")) + _num(r.get("wake_tick")),
                                   r.get("lower_bound"), r.get("wake_hier"),
                                   r.get("hier_empty"), r.get("late_l0_p99_j"),
                                   r.get("res_1ms_pct"), r.get("res_10ms_pct")),
-                             rc=p.returncode, lost=_num(r.get("lost")),
+                             rc=rc, lost=_num(r.get("lost")),
                              violations=_num(r.get("violations"))))
     return rows
 
@@ -104,10 +118,16 @@ def replay_rows(binary, files):
             rows.append(dict(_row(name, "error", None, None), rc=p.returncode,
                              error=p.stdout.strip().splitlines()[-1:]))
             continue
-        for line in p.stdout.splitlines():
+        out = p.stdout
+        for w in OTHER_WAKES:
+            q = subprocess.run([binary, "--replay", f, "--model", "pull", "--tmigr-wake", w],
+                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+            out += "".join(l + "\n" for l in q.stdout.splitlines()
+                           if l.startswith("replay model="))
+        for line in out.splitlines():
             r = _kv(line)
             if line.startswith("replay model="):
-                rows.append(dict(_row(name, r["model"], r.get("idle_wakes"), r.get("lower_bound"),
+                rows.append(dict(_row(name, _label(r), r.get("idle_wakes"), r.get("lower_bound"),
                                       r.get("hier_wakes"), r.get("hier_empty"),
                                       r.get("late_l0_p99_j"), r.get("res_1ms_pct"),
                                       r.get("res_10ms_pct")),
@@ -129,11 +149,11 @@ def _f(v, fmt="%g"):
 
 
 def print_table(rows):
-    print("   %-40s %-5s %8s %8s %6s %7s %7s %6s %5s %5s %5s" % (
+    print("   %-40s %-10s %8s %8s %6s %7s %7s %6s %5s %5s %5s" % (
         "workload", "model", "wakes", "bound", "ratio", "hier", "empty", "empty%", "p99_j",
         "res1", "res10"))
     for r in rows:
-        print("   %-40s %-5s %8s %8s %6s %7s %7s %6s %5s %5s %5s" % (
+        print("   %-40s %-10s %8s %8s %6s %7s %7s %6s %5s %5s %5s" % (
             r["workload"][:40], r["model"], _f(r["idle_wakes"]), _f(r["lower_bound"]),
             _f(r["ratio"], "%.2f"), _f(r["hier_wakes"]), _f(r["hier_empty"]),
             _f(r["hier_empty_pct"], "%.1f"), _f(r["late_p99_j"]), _f(r["res_1ms_pct"]),

@@ -24,7 +24,7 @@ static void assert_defaults(const struct boot_options *o)
 {
 	ck_assert_str_eq(o->selftest, "all");
 	ck_assert_int_eq(o->timer_model, TIMER_MODEL_PULL);
-	ck_assert_int_eq(o->tmigr_wake, TMIGR_WAKE_ONE);
+	ck_assert_int_eq(o->tmigr_wake, TMIGR_WAKE_OWN);
 	ck_assert_uint_eq(o->hz, 250);
 	ck_assert(o->nohz);
 	ck_assert(o->timer_migration);
@@ -91,6 +91,8 @@ START_TEST(test_every_option)
 	ck_assert_int_eq(opts.tmigr_wake, TMIGR_WAKE_LINUX);
 	ck_assert_int_eq(parse("tmigr_wake=one"), 0);
 	ck_assert_int_eq(opts.tmigr_wake, TMIGR_WAKE_ONE);
+	ck_assert_int_eq(parse("tmigr_wake=own"), 0);
+	ck_assert_int_eq(opts.tmigr_wake, TMIGR_WAKE_OWN);
 	ck_assert_int_eq(parse("timer_model=pull hz=250 nohz=yes"), 0);
 	ck_assert_int_eq(opts.timer_model, TIMER_MODEL_PULL);
 	ck_assert_uint_eq(opts.hz, 250);
@@ -199,9 +201,9 @@ START_TEST(test_bad_values)
 	BAD("timer_model=PUSH", "cmdline: bad value 'PUSH' for timer_model "
 				"(expected pull|push|local)");
 	BAD("tmigr_wake=bogus", "cmdline: bad value 'bogus' for tmigr_wake "
-				"(expected one|linux)");
+				"(expected one|linux|own)");
 	BAD("tmigr_wake=", "cmdline: bad value '' for tmigr_wake "
-			   "(expected one|linux)");
+			   "(expected one|linux|own)");
 	BAD("hz=300", "cmdline: bad value '300' for hz "
 		      "(expected 100|250|1000)");
 	BAD("hz=abc", "cmdline: bad value 'abc' for hz "
@@ -301,6 +303,7 @@ START_TEST(test_timer_model_name)
 	ck_assert_str_eq(timer_model_name((enum timer_model) - 1), "?");
 	ck_assert_str_eq(tmigr_wake_name(TMIGR_WAKE_ONE), "one");
 	ck_assert_str_eq(tmigr_wake_name(TMIGR_WAKE_LINUX), "linux");
+	ck_assert_str_eq(tmigr_wake_name(TMIGR_WAKE_OWN), "own");
 	ck_assert_str_eq(tmigr_wake_name(NR_TMIGR_WAKE), "?");
 }
 END_TEST

@@ -362,7 +362,7 @@ static void cpu_offline(struct sim *s, unsigned int cpu, unsigned int ho,
 	c->tick_stopped = false;
 	c->wake_ns = SIM_NONE;
 	c->reason = WAKE_NONE;
-	c->hier_wakeup = TMIGR_NONE_NS;
+	c->hier_wakeup = c->offer_wakeup = TMIGR_NONE_NS;
 	f->nr_online--;
 	if (s->cfg.cpus - f->nr_online > s->st.offline_max)
 		s->st.offline_max = s->cfg.cpus - f->nr_online;
@@ -435,7 +435,7 @@ static void come_online(struct sim *s, unsigned int cpu, enum sim_at at)
 	c->tick_stopped = false;
 	c->wake_ns = SIM_NONE;
 	c->reason = WAKE_NONE;
-	c->hier_wakeup = TMIGR_NONE_NS;
+	c->hier_wakeup = c->offer_wakeup = TMIGR_NONE_NS;
 	f->nr_online++;
 	f->on.on = false;
 	s->st.onlines++;

@@ -8,7 +8,7 @@
  *             [--verbose N] [--trace-timer T] [--trace-cpu C]
  *   tmigr_sim --torture [--ops N] [--faults offline,ipi-delay|none]
  *             [--ipi-delay J] [--offline-rate P] [the options above]
- *   tmigr_sim ... [--tmigr-wake one|linux|both]
+ *   tmigr_sim ... [--tmigr-wake one|linux|own|both]
  *   tmigr_sim [--list] [--scale X]
  *   tmigr_sim --replay FILE[.gz] [--nodes MAP|K] [--model M] [the options
  *             above but --cpus, --hz, --steps: those come from the trace]
@@ -166,8 +166,7 @@ static void print_summary(const struct sim_config *c,
 	for (unsigned int i = 0; i < NR_SIM_EMPTY; i++)
 		printf(" hier_empty_%s=%llu", sim_empty_name(i),
 		       (unsigned long long)st->hier_empty_why[i]);
-	printf(" tmigr_wake=%s late0_p99_j=%u",
-	       c->tmigr_wake == TMIGR_WAKE_LINUX ? "linux" : "one",
+	printf(" tmigr_wake=%s late0_p99_j=%u", sim_wake_name(c->tmigr_wake),
 	       late0_pct(st, 99));
 	sim_print_bound(st);
 	putchar('\n');
@@ -266,29 +265,33 @@ static int worse(int a, int b)
 }
 
 /*
- * --tmigr-wake both: pull under linux first, then the runs under one;
- * this line puts the two pull runs side by side.
+ * --tmigr-wake both: pull under linux, then one, then the runs under own;
+ * this line puts the three pull runs side by side.
  */
 static void print_wake_compare(const struct sim_config *c,
 			       const struct sim_stats *lin,
-			       const struct sim_stats *one)
+			       const struct sim_stats *one,
+			       const struct sim_stats *own)
 {
-	printf("sim tmigr_wake cpus=%u nodes=%u shape=%s seed=%llu: wakes_idle linux=%llu one=%llu; wake_hier linux=%llu one=%llu; hier_empty linux=%llu one=%llu; late0_p99_j linux=%u one=%u\n",
+	printf("sim tmigr_wake cpus=%u nodes=%u shape=%s seed=%llu: wakes_idle linux=%llu one=%llu own=%llu; wake_hier linux=%llu one=%llu own=%llu; hier_empty linux=%llu one=%llu own=%llu; late0_p99_j linux=%u one=%u own=%u\n",
 	       c->cpus, c->nodes, sim_shape_name(c->shape),
 	       (unsigned long long)c->seed, (unsigned long long)lin->wakes_idle,
 	       (unsigned long long)one->wakes_idle,
+	       (unsigned long long)own->wakes_idle,
 	       (unsigned long long)lin->wakes[WAKE_HIER],
 	       (unsigned long long)one->wakes[WAKE_HIER],
+	       (unsigned long long)own->wakes[WAKE_HIER],
 	       (unsigned long long)lin->wakes_empty[WAKE_HIER],
 	       (unsigned long long)one->wakes_empty[WAKE_HIER],
-	       late0_pct(lin, 99), late0_pct(one, 99));
+	       (unsigned long long)own->wakes_empty[WAKE_HIER],
+	       late0_pct(lin, 99), late0_pct(one, 99), late0_pct(own, 99));
 	fflush(stdout);
 }
 
 /* @c under every model (all_models) or its own; returns the worst result. */
 static int run_models(struct sim_config *c, bool all_models, bool check)
 {
-	struct sim_stats st[NR_MODELS], lin;
+	struct sim_stats st[NR_MODELS], lin, one;
 	bool both = c->both_wakes &&
 		    (all_models || c->model == TIMER_MODEL_PULL);
 	int worst = 0;
@@ -299,7 +302,9 @@ static int run_models(struct sim_config *c, bool all_models, bool check)
 		l.model = TIMER_MODEL_PULL;
 		l.tmigr_wake = TMIGR_WAKE_LINUX;
 		worst = run_one(&l, &lin, check);
-		c->tmigr_wake = TMIGR_WAKE_ONE;
+		l.tmigr_wake = TMIGR_WAKE_ONE;
+		worst = worse(worst, run_one(&l, &one, check));
+		c->tmigr_wake = TMIGR_WAKE_OWN;
 	}
 	if (!all_models) {
 		worst = worse(worst, run_one(c, &st[0], check));
@@ -311,7 +316,7 @@ static int run_models(struct sim_config *c, bool all_models, bool check)
 		print_compare(c, st);
 	}
 	if (both)
-		print_wake_compare(c, &lin, &st[0]); /* models[0]: pull */
+		print_wake_compare(c, &lin, &one, &st[0]); /* models[0]: pull */
 	return worst;
 }
 
@@ -335,6 +340,7 @@ static int run_list(unsigned int hz, double scale, unsigned int verbose)
 			.wrap = e->wrap,
 			.trace_timer = -1,
 			.trace_cpu = -1,
+			.tmigr_wake = TMIGR_WAKE_OWN,
 			.steps = (uint64_t)(e->steps * scale),
 		};
 		worst = worse(worst, run_models(&c, true, true));
@@ -351,6 +357,7 @@ static int run_list(unsigned int hz, double scale, unsigned int verbose)
 			.verbose = verbose,
 			.trace_timer = -1,
 			.trace_cpu = -1,
+			.tmigr_wake = TMIGR_WAKE_OWN,
 			.ops = (uint64_t)(e->steps * scale),
 			.faults = SIM_FAULT_OFFLINE | SIM_FAULT_IPI_DELAY,
 			.ipi_delay = 3,
@@ -382,7 +389,7 @@ static void usage(void)
 		"                 [--torture] [--ops N] [--faults offline,ipi-delay|none]\n"
 		"                 [--ipi-delay J] [--offline-rate P]\n"
 		"                 [--tmigr-inactive-up=mainline|fixed] [--isolcpus LIST]\n"
-		"                 [--tmigr-wake one|linux|both]\n"
+		"                 [--tmigr-wake one|linux|own|both]\n"
 		"       tmigr_sim [--list] [--scale X]   (the default runs)\n"
 		"       tmigr_sim --replay FILE[.gz] [--nodes MAP|K] [--model M]\n");
 }
@@ -425,6 +432,7 @@ int main(int argc, char **argv)
 		.hz = 1000,
 		.trace_timer = -1,
 		.trace_cpu = -1,
+		.tmigr_wake = TMIGR_WAKE_OWN,
 		.faults = SIM_FAULT_OFFLINE | SIM_FAULT_IPI_DELAY,
 		.ipi_delay = 3,
 		.offline_rate = 20,
@@ -520,6 +528,8 @@ int main(int argc, char **argv)
 				c.tmigr_wake = TMIGR_WAKE_LINUX;
 			else if (!strcmp(optarg, "one"))
 				c.tmigr_wake = TMIGR_WAKE_ONE;
+			else if (!strcmp(optarg, "own"))
+				c.tmigr_wake = TMIGR_WAKE_OWN;
 			else if (!strcmp(optarg, "both"))
 				c.both_wakes = true;
 			else

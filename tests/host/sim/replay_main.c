@@ -59,6 +59,7 @@ static void print_model(const struct sim_config *c, const struct sim_stats *st)
 	       pct(st->late_hist, st->late_n, 50),
 	       (unsigned long long)st->late_max_j,
 	       pct(st->late_l0_hist, st->late_l0_n, 99));
+	printf(" tmigr_wake=%s", sim_wake_name(c->tmigr_wake));
 	printf(" armed=%llu modified=%llu expired=%llu cancelled=%llu pending=%llu remote_expiries=%llu lost=%llu early=%llu twice=%llu violations=%llu\n",
 	       (unsigned long long)st->armed, (unsigned long long)st->modified,
 	       (unsigned long long)st->expired,

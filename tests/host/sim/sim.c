@@ -177,9 +177,17 @@ static uint64_t round_up_jiffy(const struct sim *s, uint64_t ns)
  */
 static void note_wakeup(struct sim *s, unsigned int cpu, bool remote)
 {
-	uint64_t w = sim_tmigr_wakeup(cpu);
+	uint64_t w = sim_tmigr_wakeup(cpu), lb, gb;
 
-	if (w == TMIGR_NONE_NS || remote || sim_hierarchy_idle())
+	/*
+	 * tmigr_wake=own: armed for its own first pinned event, an offer; it
+	 * keeps the wakeup it had under the offer (it may go back to it).
+	 */
+	sim_cpu_first_events(s, cpu, &lb, &gb);
+	if (w != TMIGR_NONE_NS && lb != SIM_NONE &&
+	    round_up_jiffy(s, w) == round_up_jiffy(s, lb))
+		s->cpus[cpu].offer_wakeup = w;
+	else if (w == TMIGR_NONE_NS || remote || sim_hierarchy_idle())
 		s->cpus[cpu].hier_wakeup = w;
 }
 
@@ -231,6 +239,12 @@ static enum sim_wake classify(struct sim *s, unsigned int cpu, uint64_t wake)
 	if (pull && host_cpu_isolated[cpu] && wake == gb)
 		return WAKE_GLOBAL;
 	if (pull && sim_hierarchy_idle()) {
+		sim_empty_armed(s, cpu);
+		return WAKE_HIER;
+	}
+	/* An offer another CPU relied on, kept after its timer moved on. */
+	if (pull && s->cpus[cpu].offer_wakeup != TMIGR_NONE_NS &&
+	    wake == round_up_jiffy(s, s->cpus[cpu].offer_wakeup)) {
 		sim_empty_armed(s, cpu);
 		return WAKE_HIER;
 	}
@@ -364,7 +378,7 @@ void sim_cpu_exit_idle(struct sim *s, unsigned int cpu)
 	s->nr_busy++;
 	c->tick_stopped = false;
 	c->wake_ns = SIM_NONE;
-	c->hier_wakeup = TMIGR_NONE_NS;
+	c->hier_wakeup = c->offer_wakeup = TMIGR_NONE_NS;
 	c->reason = WAKE_NONE;
 }
 
@@ -571,7 +585,8 @@ static int boot(struct sim *s)
 		s->cpus[cpu].busy = true;
 		s->nr_busy++;
 		s->cpus[cpu].wake_ns = SIM_NONE;
-		s->cpus[cpu].hier_wakeup = TMIGR_NONE_NS;
+		s->cpus[cpu].hier_wakeup = s->cpus[cpu].offer_wakeup =
+			TMIGR_NONE_NS;
 		/*
 		 * Its last tick: a CPU that keeps its tick before it ever
 		 * ticked (a replay starts its CPUs idle) wakes a jiffy after.

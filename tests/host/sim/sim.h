@@ -179,15 +179,16 @@ struct sim_stats {
 /* One virtual CPU as the simulator sees it. */
 struct sim_cpu {
 	bool busy;
-	bool tick_stopped;    /* idle with the tick off: only wake_ns wakes */
-	bool ipi;	      /* a wake-up IPI is waiting */
-	enum sim_wake reason; /* of the programmed wake-up */
-	uint64_t wake_ns;     /* programmed wake-up (a jiffy start), or NONE */
-	bool due_at_program;  /* wake_ns had come when it was programmed */
-	uint64_t asked_ns;    /* what timer_nohz_next_event() returned */
-	uint64_t hier_wakeup; /* tmigr wakeup seen set legitimately */
-	uint32_t idle_gen;    /* bumped on every idle entry */
-	uint64_t tick_j;      /* jiffy of its last tick (busy, or woken) */
+	bool tick_stopped;     /* idle with the tick off: only wake_ns wakes */
+	bool ipi;	       /* a wake-up IPI is waiting */
+	enum sim_wake reason;  /* of the programmed wake-up */
+	uint64_t wake_ns;      /* programmed wake-up (a jiffy start), or NONE */
+	bool due_at_program;   /* wake_ns had come when it was programmed */
+	uint64_t asked_ns;     /* what timer_nohz_next_event() returned */
+	uint64_t hier_wakeup;  /* tmigr wakeup seen set legitimately */
+	uint64_t offer_wakeup; /* ... and as an offer (tmigr_wake=own) */
+	uint32_t idle_gen;     /* bumped on every idle entry */
+	uint64_t tick_j;       /* jiffy of its last tick (busy, or woken) */
 	unsigned int wakes_now; /* wakes in the current jiffy (storm guard) */
 	struct sim_timer *head; /* sim's list of timers on its bases */
 	enum sim_cpu_state state;
@@ -385,5 +386,6 @@ int sim_topo_apply(const struct sim_config *cfg);
 int sim_shape_parse(const char *name, enum sim_shape *shape);
 const char *sim_shape_name(enum sim_shape shape);
 const char *sim_model_name(enum timer_model model);
+const char *sim_wake_name(unsigned int wake); /* enum tmigr_wake */
 
 #endif /* TESTS_HOST_SIM_SIM_H */

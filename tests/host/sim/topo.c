@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "tests/host/sim/sim.h"
+#include "timer/timer_migration.h"
 #include "timer_env.h"
 
 static const char *const shape_names[] = {
@@ -60,6 +61,18 @@ const char *sim_model_name(enum timer_model model)
 		return "push";
 	default:
 		return "local";
+	}
+}
+
+const char *sim_wake_name(unsigned int wake)
+{
+	switch (wake) {
+	case TMIGR_WAKE_LINUX:
+		return "linux";
+	case TMIGR_WAKE_ONE:
+		return "one";
+	default:
+		return "own";
 	}
 }
 

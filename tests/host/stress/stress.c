@@ -3,7 +3,7 @@
  * tests/host/stress/stress.c - the pull hierarchy under real threads.
  *
  *   tmigr_stress_tsan [--cpus N] [--nodes K] [--jiffies J] [--us U]
- *                     [--seed S] [--wake one|linux]
+ *                     [--seed S] [--wake one|linux|own]
  *
  * Phases:
  *   run     J jiffies, the clock moving one jiffy every U microseconds
@@ -315,6 +315,8 @@ int main(int argc, char **argv)
 				wake = TMIGR_WAKE_ONE;
 			else if (!strcmp(optarg, "linux"))
 				wake = TMIGR_WAKE_LINUX;
+			else if (!strcmp(optarg, "own"))
+				wake = TMIGR_WAKE_OWN;
 			else
 				goto usage;
 			break;
@@ -384,6 +386,6 @@ int main(int argc, char **argv)
 	return lost || bad || host_warn_hits ? 1 : 0;
 usage:
 	fprintf(stderr,
-		"usage: tmigr_stress_tsan [--cpus N] [--nodes K] [--jiffies J] [--us U] [--seed S] [--wake one|linux]\n");
+		"usage: tmigr_stress_tsan [--cpus N] [--nodes K] [--jiffies J] [--us U] [--seed S] [--wake one|linux|own]\n");
 	return 2;
 }

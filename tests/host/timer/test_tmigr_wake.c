@@ -416,6 +416,97 @@ START_TEST(early_hierarchy_event_two_jiffies_away_stops_the_tick)
 }
 END_TEST
 
+/*
+ * tmigr_wake=own.  CPU 2 idles with a pinned timer in the jiffy CPU 1's
+ * movable one falls in: it offers that wake, and CPU 0, last, relies on
+ * it instead of arming.  CPU 2's wake runs both timers; CPU 0 sleeps on.
+ * Under one CPU 0 arms and wakes for nothing CPU 2 did not run.
+ */
+START_TEST(last_cpu_relies_on_an_idle_cpus_own_wake)
+{
+	struct tm_rec movable, pinned;
+
+	setup_policy(3, TMIGR_WAKE_OWN);
+	tm_rec_arm(&movable, 1, 0, 1100);
+	tm_rec_arm(&pinned, 2, TIMER_PINNED, 1100);
+	tm_idle(1);
+	ck_assert_uint_eq(tm_idle(2), tm_ns(1104));
+	ck_assert_uint_eq(armed_exp(2), tm_ns(1104));
+	ck_assert_uint_eq(tm_idle(0), TMIGR_NONE_NS);
+	ck_assert_uint_eq(armed_exp(0), TMIGR_NONE_NS);
+	tm_advance_to(1200);
+	ck_assert_uint_eq(movable.fired + pinned.fired, 2);
+	ck_assert_uint_eq(movable.fired_at, 1104);
+	ck_assert_uint_eq(movable.fired_cpu, 2);
+	ck_assert_uint_eq(tm_cpus[0].wakes, 0);
+	ck_assert_uint_eq(tm_cpus[2].wakes, 1);
+	tm_assert_invariants();
+	ck_assert_uint_eq(host_warn_hits, 0);
+}
+END_TEST
+
+/* CPU 0 deletes @r, a pinned timer of an idle CPU (no IPI: Linux's way). */
+static void delete_from_cpu0(struct tm_rec *r)
+{
+	unsigned int prev = host_cpu;
+
+	host_set_cpu(0);
+	ck_assert_int_eq(timer_delete(&r->t), 1);
+	host_set_cpu(prev);
+}
+
+/*
+ * An offer whose timer goes: CPU 2's pinned timer is deleted, and CPU 2
+ * idles again (an interrupt woke it).  It decides anew, finds nothing in
+ * the hierarchy and wakes for nothing, not at the old offer.
+ */
+START_TEST(offer_without_its_timer_wakes_for_nothing)
+{
+	struct tm_rec pinned;
+
+	setup_policy(3, TMIGR_WAKE_OWN);
+	tm_rec_arm(&pinned, 2, TIMER_PINNED, 1100);
+	ck_assert_uint_eq(tm_idle(2), tm_ns(1104));
+	ck_assert_uint_eq(armed_exp(2), tm_ns(1104));
+	delete_from_cpu0(&pinned);
+	ck_assert_uint_eq(tm_idle(2), TMIGR_NONE_NS);
+	ck_assert_uint_eq(armed_exp(2), TMIGR_NONE_NS);
+	tm_advance_to(1200);
+	ck_assert_uint_eq(tm_cpus[2].wakes, 0);
+	tm_assert_invariants();
+	ck_assert_uint_eq(host_warn_hits, 0);
+}
+END_TEST
+
+/*
+ * An offer another CPU relied on, whose timer goes: CPU 0 relied on CPU
+ * 2's wake at 1104 for CPU 1's timer at 1304.  CPU 2, idle again without
+ * its timer, decides anew at the idle root and arms for 1304 itself: one
+ * wake, for the event, not an empty one at 1104 first.
+ */
+START_TEST(relied_offer_decides_anew_when_its_timer_goes)
+{
+	struct tm_rec movable, pinned;
+
+	setup_policy(3, TMIGR_WAKE_OWN);
+	tm_rec_arm(&movable, 1, 0, 1300);
+	tm_rec_arm(&pinned, 2, TIMER_PINNED, 1100);
+	tm_idle(1);
+	ck_assert_uint_eq(tm_idle(2), tm_ns(1104));
+	ck_assert_uint_eq(tm_idle(0), TMIGR_NONE_NS);
+	delete_from_cpu0(&pinned);
+	ck_assert_uint_eq(tm_idle(2), tm_ns(1304));
+	ck_assert_uint_eq(armed_exp(2), tm_ns(1304));
+	tm_advance_to(1400);
+	ck_assert_uint_eq(movable.fired, 1);
+	ck_assert_uint_eq(movable.fired_at, 1304);
+	ck_assert_uint_eq(tm_cpus[2].wakes, 1);
+	ck_assert_uint_eq(tm_cpus[0].wakes, 0);
+	tm_assert_invariants();
+	ck_assert_uint_eq(host_warn_hits, 0);
+}
+END_TEST
+
 static Suite *tmigr_wake_suite(void)
 {
 	Suite *s = suite_create("tmigr_wake");
@@ -428,6 +519,9 @@ static Suite *tmigr_wake_suite(void)
 	tcase_add_test(tc, armed_cpu_leaves_idle_while_the_last_cpu_decides);
 	tcase_add_test(tc, offline_last_cpu_relies_on_the_armed_one);
 	tcase_add_test(tc, pulled_armed_cpu_keeps_its_duty);
+	tcase_add_test(tc, last_cpu_relies_on_an_idle_cpus_own_wake);
+	tcase_add_test(tc, offer_without_its_timer_wakes_for_nothing);
+	tcase_add_test(tc, relied_offer_decides_anew_when_its_timer_goes);
 	tcase_add_loop_test(tc, remote_delete_moves_the_idle_cpus_event, 0, 2);
 	tcase_add_loop_test(tc, movable_timer_a_tick_away_goes_to_the_busy_cpu,
 			    0, 2);
