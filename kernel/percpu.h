@@ -68,6 +68,13 @@ struct cpu_tick {
 	uint64_t irq_armed_ns; /* what it was armed for, TMIGR_NONE_NS: unknown */
 	uint64_t timer_irqs;
 	uint64_t last_irq_ns;
+	/*
+	 * Of the interrupts of the running tick (a busy CPU's): the latest
+	 * against its armed time, and how many came more than
+	 * TICK_LATE_LONG_J jiffies late.  Such a CPU was not run by the host:
+	 * as a migrator it served nobody meanwhile (docs/torture.md).
+	 */
+	uint64_t run_late_max_ns, run_late_long;
 };
 
 /* kernel/softirq.c */

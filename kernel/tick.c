@@ -138,6 +138,14 @@ void tick_interrupt(void)
 				       now - p->tick.next_ns :
 				       0;
 	WRITE_ONCE(p->tick.irq_armed_ns, p->tick.next_ns);
+	if (!p->tick.stopped) {
+		if (p->tick.irq_delay_ns > p->tick.run_late_max_ns)
+			WRITE_ONCE(p->tick.run_late_max_ns,
+				   p->tick.irq_delay_ns);
+		if (p->tick.irq_delay_ns > TICK_LATE_LONG_J * tick_period_ns())
+			WRITE_ONCE(p->tick.run_late_long,
+				   p->tick.run_late_long + 1);
+	}
 	/* The one-shot fired: nothing is armed until we say so. */
 	p->tick.next_ns = TMIGR_NONE_NS;
 	tick_update_jiffies();

@@ -28,6 +28,9 @@ unsigned int tick_hz(void);
 bool tick_nohz_enabled(void);
 uint64_t tick_period_ns(void);
 
+/* A running tick this late counts in struct cpu_tick's run_late_long. */
+#define TICK_LATE_LONG_J 50
+
 /* Bring jiffies64 up to the clock; returns the current jiffy. */
 uint64_t tick_update_jiffies(void);
 /* Clock time (ns) at which jiffy @j began. */

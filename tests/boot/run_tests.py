@@ -207,15 +207,16 @@ MATRIX = [
     # POSTCHECKS), a ring that wraps, and the option errors.
     ("trace-all-smp8-2n", ["--smp", "8", "--numa", "0-3:4-7", "--cmdline", TRACE_ALL], 0,
      OK_LINES + [r"# trace begin events=all cpus=8 ", r"# trace end records=\d+ lost=0$"]),
-    # A host that stops reading the serial output (drivers/uart.c): for 2 s
-    # the guest waits and loses nothing; for 8 s (past its 5 s bound) it
-    # drops bytes and says so with exit status 5.
+    # A host that stops reading the serial output (drivers/uart.c) as the
+    # trace dump begins (pipe shrunk to 4 KiB): for 2 s the guest waits and
+    # loses nothing; for 8 s (past its 5 s bound) it drops bytes and says so
+    # with exit status 5.
     ("serial-slow-reader-smp8-2n", ["--smp", "8", "--numa", "0-3:4-7",
-                                    "--reader-pause", "2@65536", "--cmdline", TRACE_ALL], 0,
-     OK_LINES + [r"# trace end records=\d+ lost=0$", r"# console lost_bytes=0 "]),
+                                    "--reader-pause", "2@# trace begin", "--cmdline", TRACE_ALL],
+     0, OK_LINES + [r"# trace end records=\d+ lost=0$", r"# console lost_bytes=0 "]),
     ("serial-stuck-reader-smp8-2n", ["--smp", "8", "--numa", "0-3:4-7",
-                                     "--reader-pause", "8@65536", "--cmdline", TRACE_ALL], 5,
-     []),
+                                     "--reader-pause", "8@# trace begin", "--cmdline", TRACE_ALL],
+     5, []),
     ("trace-wrap-smp2", ["--smp", "2", "--cmdline",
                          "selftest=none scenario=one_busy,duration_ms=100 trace=all "
                          "trace_buf=1K"], 0,

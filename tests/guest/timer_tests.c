@@ -51,26 +51,36 @@ static uint64_t level_granularity(uint64_t delta)
 }
 
 /*
- * Wait for @n probes.  The largest gap between two clock reads of this
- * loop is time the guest did not run us (the host descheduled the vCPU or
- * all of QEMU); it goes into *@stall_ns so a late bound can allow for it.
+ * Wait for @n probes; false if WAIT_NS pass in which none more fires.  A
+ * timer that never fires fails the wait; one that fires late, because the
+ * host did not run its CPU, does not: its lateness is judged against the
+ * host's share of it by the caller.  (A fixed deadline failed
+ * smp255-5n under make soak: the last probe fired 7 s late, with 14.8 s
+ * of host share.)  The largest gap between two clock reads of this loop is
+ * time the guest did not run us (the host descheduled the vCPU or all of
+ * QEMU); it goes into *@stall_ns so a late bound can allow for it.
  */
 static bool wait_fired_stall(struct probe *p, unsigned n, uint64_t *stall_ns)
 {
 	uint64_t t0 = clock_ns(), last = t0, now;
+	unsigned seen = 0;
 
 	*stall_ns = 0;
 	while ((now = clock_ns()) - t0 < WAIT_NS) {
-		bool all = true;
+		unsigned fired = 0;
 
 		if (now - last > *stall_ns)
 			*stall_ns = now - last;
 		last = now;
 		for (unsigned i = 0; i < n; i++)
-			if (!__atomic_load_n(&p[i].fired, __ATOMIC_ACQUIRE))
-				all = false;
-		if (all)
+			fired += __atomic_load_n(&p[i].fired,
+						 __ATOMIC_ACQUIRE) != 0;
+		if (fired == n)
 			return true;
+		if (fired > seen) {
+			seen = fired;
+			t0 = now; /* progress: WAIT_NS more */
+		}
 		cpu_relax();
 	}
 	return false;
@@ -456,9 +466,9 @@ static void nohz_off_keeps_the_tick_in_idle(struct ktest *t)
 static void timer_irq_raised_before_halt_is_no_wake(struct ktest *t)
 {
 	struct percpu *self = this_cpu();
-	uint64_t w0, b0, t0;
+	uint64_t w0, b0, h0, t0;
 	unsigned long flags;
-	bool pending;
+	bool pending, halted;
 
 	if (!tick_nohz_enabled()) {
 		ktest_skip(t, "needs nohz=on");
@@ -472,11 +482,23 @@ static void timer_irq_raised_before_halt_is_no_wake(struct ktest *t)
 		cpu_relax();
 	w0 = self->idle.wakes_timer;
 	b0 = self->idle.irq_before_halt;
+	h0 = self->idle.ns;
 	cpu_idle_sleep_ns(20 * NSEC_PER_MSEC);
 	local_irq_restore(flags);
+	/*
+	 * The sleep's own timer wakes it once from HLT; if the host held
+	 * the vCPU past the sleep's end before it halted (soak, 2026-12-07),
+	 * the timer ran on the pending interrupt's tick and the CPU never
+	 * halted: no wake, and no time halted either.
+	 */
+	halted = self->idle.ns != h0;
+	printk("        # pending=%d irq_before_halt=%lu halted=%d "
+	       "wakes_timer=%lu\n",
+	       pending, (unsigned long)(self->idle.irq_before_halt - b0),
+	       halted, (unsigned long)(self->idle.wakes_timer - w0));
 	KEXPECT(t, pending);
 	KEXPECT_EQ(t, self->idle.irq_before_halt - b0, 1);
-	KEXPECT_EQ(t, self->idle.wakes_timer - w0, 1);
+	KEXPECT_EQ(t, self->idle.wakes_timer - w0, halted ? 1 : 0);
 }
 
 static const struct ktest_case timer_cases[] = {

@@ -102,6 +102,7 @@ struct tt_sum {
 	uint64_t loose, late_max, ran, migrated, offlines, onlines;
 	uint64_t op_max_us, woken_late_max;
 	uint64_t lock_wait_max_us, lock_not_run_max_us;
+	uint64_t tick_late_max_us, ticks_late_long;
 };
 
 struct tt_early { /* the first early expiry seen */
@@ -388,6 +389,8 @@ static void tt_burst(void *arg)
 		/* The run's lock waits, not the boot's. */
 		this_cpu()->lock_wait_max_ns = 0;
 		this_cpu()->lock_not_run_max_ns = 0;
+		WRITE_ONCE(this_cpu()->tick.run_late_max_ns, 0);
+		WRITE_ONCE(this_cpu()->tick.run_late_long, 0);
 		c->lock_stats_reset = true;
 	}
 	for (unsigned n = 1 + tt_below(&c->rng, 64); n--;) {
@@ -650,6 +653,9 @@ static void tt_add_sum(struct tt_sum *to, const struct tt_sum *s)
 		to->lock_wait_max_us = s->lock_wait_max_us;
 	if (s->lock_not_run_max_us > to->lock_not_run_max_us)
 		to->lock_not_run_max_us = s->lock_not_run_max_us;
+	if (s->tick_late_max_us > to->tick_late_max_us)
+		to->tick_late_max_us = s->tick_late_max_us;
+	to->ticks_late_long += s->ticks_late_long;
 	to->ran += s->ran;
 	to->migrated += s->migrated;
 	to->offlines += s->offlines;
@@ -661,12 +667,14 @@ static void tt_print_cpu(unsigned c, const struct tt_sum *s)
 	printk("# torture cpu=%u node=%u ops=%lu armed=%lu expired=%lu "
 	       "cancelled=%lu pending=%lu early=%lu twice=%lu lost=%lu "
 	       "loose=%lu late_max_j=%lu woken_late_max_j=%lu op_max_us=%lu "
-	       "lock_wait_max_us=%lu lock_not_run_max_us=%lu ran=%lu "
+	       "lock_wait_max_us=%lu lock_not_run_max_us=%lu "
+	       "tick_late_max_us=%lu ticks_late_%uj=%lu ran=%lu "
 	       "migrated=%lu offline=%lu online=%lu\n",
 	       c, per_cpu(c)->node, s->ops, s->armed, s->expired, s->cancelled,
 	       s->pending, s->early, s->twice, s->lost, s->loose, s->late_max,
 	       s->woken_late_max, s->op_max_us, s->lock_wait_max_us,
-	       s->lock_not_run_max_us, s->ran, s->migrated, s->offlines,
+	       s->lock_not_run_max_us, s->tick_late_max_us, TICK_LATE_LONG_J,
+	       s->ticks_late_long, s->ran, s->migrated, s->offlines,
 	       s->onlines);
 }
 
@@ -688,7 +696,12 @@ static void tt_report(unsigned ncpus)
 				NSEC_PER_USEC,
 			.lock_not_run_max_us =
 				READ_ONCE(per_cpu(c)->lock_not_run_max_ns) /
-				NSEC_PER_USEC
+				NSEC_PER_USEC,
+			.tick_late_max_us =
+				READ_ONCE(per_cpu(c)->tick.run_late_max_ns) /
+				NSEC_PER_USEC,
+			.ticks_late_long =
+				READ_ONCE(per_cpu(c)->tick.run_late_long),
 		};
 
 		if (!tc->used)
@@ -706,14 +719,16 @@ static void tt_report(unsigned ncpus)
 	       "ops=%lu armed=%lu expired=%lu cancelled=%lu pending=%lu "
 	       "early=%lu twice=%lu lost=%lu loose=%lu late_max_j=%lu "
 	       "woken_late_max_j=%lu op_max_us=%lu lock_wait_max_us=%lu "
-	       "lock_not_run_max_us=%lu offline=%lu online=%lu migrated=%lu "
+	       "lock_not_run_max_us=%lu tick_late_max_us=%lu ticks_late_%uj=%lu "
+	       "offline=%lu online=%lu migrated=%lu "
 	       "offline_moved=%lu hotplug_errors=%u\n",
 	       (unsigned long)boot_opts.torture_seed, boot_opts.torture_ms,
 	       ncpus, ncpus * TT_TIMERS, t->ops, t->armed, t->expired,
 	       t->cancelled, t->pending, t->early, t->twice, t->lost, t->loose,
 	       t->late_max, t->woken_late_max, t->op_max_us,
-	       t->lock_wait_max_us, t->lock_not_run_max_us, t->offlines,
-	       t->onlines, t->migrated, hotplug_timers_moved() - tt_moved0,
+	       t->lock_wait_max_us, t->lock_not_run_max_us, t->tick_late_max_us,
+	       TICK_LATE_LONG_J, t->ticks_late_long, t->offlines, t->onlines,
+	       t->migrated, hotplug_timers_moved() - tt_moved0,
 	       tt_hotplug_errors);
 }
 
