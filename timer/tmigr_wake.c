@@ -205,6 +205,8 @@ uint64_t tmigr_wake_decide(struct tmigr_cpu *tmc, uint64_t first, bool record)
 	return first;
 }
 
+static bool tmigr_root_active(struct tmigr_cpu *tmc);
+
 /*
  * Pre: tmigr_wake_lock held.  Enter @tmc for @exp, earlier than its wakeup,
  * unless the table is full of entries at or before @exp: only a later one
@@ -266,8 +268,14 @@ uint64_t tmigr_wake_offer(struct tmigr_cpu *tmc, uint64_t own)
 	 */
 	if (tmc->offered && own > wakeup)
 		wakeup = tmigr_wake_redecide(tmc);
-	/* Full of earlier entries (a racy look: a miss costs a wake-up). */
-	if (own >= wakeup || own >= READ_ONCE(tmigr_armed_bar))
+	/*
+	 * Full of earlier entries, or an active root, whose migrators serve
+	 * the events (racy looks: a miss costs a wake-up, not a timer).
+	 * Without the second, every CPU going idle under load would take the
+	 * table's lock, and the lock alone would cost more than the wakes.
+	 */
+	if (own >= wakeup || own >= READ_ONCE(tmigr_armed_bar) ||
+	    tmigr_root_active(tmc))
 		return wakeup;
 	spin_lock(&tmigr_wake_lock);
 	if (tmigr_armed_offer(tmc, own)) {

@@ -25,9 +25,9 @@ import re
 import subprocess
 
 MODELS = ["pull", "push", "local"]
-# pull under the other tmigr_wake= policies, beside the default's (own) rows:
-# the same workload before and after (docs/tmigr-wake.md).
-OTHER_WAKES = ["one", "linux"]
+# pull under the other tmigr_wake= policies, beside the default's (one) rows:
+# the same workload under each (docs/tmigr-wake.md).
+OTHER_WAKES = ["own", "linux"]
 # (CPUs, nodes, steps)
 SIM_SHAPES = [(8, 2, 100000), (64, 8, 100000), (512, 16, 20000), (4096, 64, 2000)]
 SIM_SEED = 3
@@ -68,9 +68,9 @@ def guest_rows(scenarios):
 
 
 def _label(r):
-    """The model, or pull/POLICY for pull under another tmigr_wake= than own."""
+    """The model, or pull/POLICY for pull under another tmigr_wake= than one."""
     w = r.get("tmigr_wake")
-    return r["model"] if r["model"] != "pull" or w in (None, "own") else "pull/" + w
+    return r["model"] if r["model"] != "pull" or w in (None, "one") else "pull/" + w
 
 
 def sim_rows(binary):

@@ -188,6 +188,15 @@ static bool walker_locked(enum sim_at at)
 	return at == AT_INACTIVE_CMPXCHG || at == AT_UPDATE_EVENTS;
 }
 
+/* Is a movable timer of CPU @cpu due (a migrator would claim @cpu)? */
+static bool walker_event_due(struct sim *s, unsigned int cpu)
+{
+	uint64_t lb, gb;
+
+	sim_cpu_first_events(s, cpu, &lb, &gb);
+	return gb != SIM_NONE && gb <= s->now_ns + s->tick_ns;
+}
+
 /* May a CPU go offline at race point @at now? */
 static bool at_ok(const struct sim *s, enum sim_at at)
 {
@@ -400,6 +409,15 @@ static bool go_offline(struct sim *s, enum sim_at at, unsigned int self)
 	ho = handover_cpu(s, cpu);
 	to = random_online(s, cpu, locked ? self : SIM_NO_CPU);
 	if (to == SIM_NO_CPU || (locked && ho == self))
+		return false;
+	/*
+	 * The going CPU first expires the idle CPUs' due timers
+	 * (tmigr_cpu_offline()): one of them may be the walker's, whose
+	 * tmigr_cpu lock it holds here.  A kernel CPU would spin until the
+	 * walk ends; this single thread cannot, so that offline waits for a
+	 * later point.
+	 */
+	if (locked && walker_event_due(s, self))
 		return false;
 	cpu_offline(s, cpu, ho, at);
 	if (sim_rng_chance(&f->rng, 500)) {

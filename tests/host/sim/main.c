@@ -265,8 +265,8 @@ static int worse(int a, int b)
 }
 
 /*
- * --tmigr-wake both: pull under linux, then one, then the runs under own;
- * this line puts the three pull runs side by side.
+ * --tmigr-wake both: pull under linux, then own, then the runs under one
+ * (the default); this line puts the three pull runs side by side.
  */
 static void print_wake_compare(const struct sim_config *c,
 			       const struct sim_stats *lin,
@@ -291,7 +291,7 @@ static void print_wake_compare(const struct sim_config *c,
 /* @c under every model (all_models) or its own; returns the worst result. */
 static int run_models(struct sim_config *c, bool all_models, bool check)
 {
-	struct sim_stats st[NR_MODELS], lin, one;
+	struct sim_stats st[NR_MODELS], lin, own;
 	bool both = c->both_wakes &&
 		    (all_models || c->model == TIMER_MODEL_PULL);
 	int worst = 0;
@@ -302,9 +302,9 @@ static int run_models(struct sim_config *c, bool all_models, bool check)
 		l.model = TIMER_MODEL_PULL;
 		l.tmigr_wake = TMIGR_WAKE_LINUX;
 		worst = run_one(&l, &lin, check);
-		l.tmigr_wake = TMIGR_WAKE_ONE;
-		worst = worse(worst, run_one(&l, &one, check));
-		c->tmigr_wake = TMIGR_WAKE_OWN;
+		l.tmigr_wake = TMIGR_WAKE_OWN;
+		worst = worse(worst, run_one(&l, &own, check));
+		c->tmigr_wake = TMIGR_WAKE_ONE;
 	}
 	if (!all_models) {
 		worst = worse(worst, run_one(c, &st[0], check));
@@ -316,7 +316,7 @@ static int run_models(struct sim_config *c, bool all_models, bool check)
 		print_compare(c, st);
 	}
 	if (both)
-		print_wake_compare(c, &lin, &one, &st[0]); /* models[0]: pull */
+		print_wake_compare(c, &lin, &st[0], &own); /* models[0]: pull */
 	return worst;
 }
 
@@ -340,7 +340,7 @@ static int run_list(unsigned int hz, double scale, unsigned int verbose)
 			.wrap = e->wrap,
 			.trace_timer = -1,
 			.trace_cpu = -1,
-			.tmigr_wake = TMIGR_WAKE_OWN,
+			.tmigr_wake = TMIGR_WAKE_ONE,
 			.steps = (uint64_t)(e->steps * scale),
 		};
 		worst = worse(worst, run_models(&c, true, true));
@@ -357,7 +357,7 @@ static int run_list(unsigned int hz, double scale, unsigned int verbose)
 			.verbose = verbose,
 			.trace_timer = -1,
 			.trace_cpu = -1,
-			.tmigr_wake = TMIGR_WAKE_OWN,
+			.tmigr_wake = TMIGR_WAKE_ONE,
 			.ops = (uint64_t)(e->steps * scale),
 			.faults = SIM_FAULT_OFFLINE | SIM_FAULT_IPI_DELAY,
 			.ipi_delay = 3,
@@ -432,7 +432,7 @@ int main(int argc, char **argv)
 		.hz = 1000,
 		.trace_timer = -1,
 		.trace_cpu = -1,
-		.tmigr_wake = TMIGR_WAKE_OWN,
+		.tmigr_wake = TMIGR_WAKE_ONE,
 		.faults = SIM_FAULT_OFFLINE | SIM_FAULT_IPI_DELAY,
 		.ipi_delay = 3,
 		.offline_rate = 20,

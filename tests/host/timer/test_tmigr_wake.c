@@ -418,9 +418,11 @@ END_TEST
 
 /*
  * tmigr_wake=own.  CPU 2 idles with a pinned timer in the jiffy CPU 1's
- * movable one falls in: it offers that wake, and CPU 0, last, relies on
- * it instead of arming.  CPU 2's wake runs both timers; CPU 0 sleeps on.
- * Under one CPU 0 arms and wakes for nothing CPU 2 did not run.
+ * movable one falls in.  While CPU 0 is busy (root active) it offers
+ * nothing; idle again with the hierarchy idle it offers that wake, and
+ * CPU 0, last once more, relies on it instead of arming.  CPU 2's wake
+ * runs both timers; CPU 0 sleeps on.  Under one CPU 0 stays armed and
+ * wakes for nothing CPU 2 did not run.
  */
 START_TEST(last_cpu_relies_on_an_idle_cpus_own_wake)
 {
@@ -431,7 +433,11 @@ START_TEST(last_cpu_relies_on_an_idle_cpus_own_wake)
 	tm_rec_arm(&pinned, 2, TIMER_PINNED, 1100);
 	tm_idle(1);
 	ck_assert_uint_eq(tm_idle(2), tm_ns(1104));
+	ck_assert_uint_eq(armed_exp(2), TMIGR_NONE_NS); /* root active */
+	ck_assert_uint_eq(tm_idle(0), tm_ns(1104));
+	ck_assert_uint_eq(tm_idle(2), tm_ns(1104)); /* idle again */
 	ck_assert_uint_eq(armed_exp(2), tm_ns(1104));
+	tm_wake(0);
 	ck_assert_uint_eq(tm_idle(0), TMIGR_NONE_NS);
 	ck_assert_uint_eq(armed_exp(0), TMIGR_NONE_NS);
 	tm_advance_to(1200);
@@ -466,7 +472,9 @@ START_TEST(offer_without_its_timer_wakes_for_nothing)
 
 	setup_policy(3, TMIGR_WAKE_OWN);
 	tm_rec_arm(&pinned, 2, TIMER_PINNED, 1100);
-	ck_assert_uint_eq(tm_idle(2), tm_ns(1104));
+	tm_idle(0);
+	tm_idle(1);
+	ck_assert_uint_eq(tm_idle(2), tm_ns(1104)); /* last: root idle */
 	ck_assert_uint_eq(armed_exp(2), tm_ns(1104));
 	delete_from_cpu0(&pinned);
 	ck_assert_uint_eq(tm_idle(2), TMIGR_NONE_NS);
@@ -492,7 +500,11 @@ START_TEST(relied_offer_decides_anew_when_its_timer_goes)
 	tm_rec_arm(&movable, 1, 0, 1300);
 	tm_rec_arm(&pinned, 2, TIMER_PINNED, 1100);
 	tm_idle(1);
+	tm_idle(0);
+	/* Last: armed for 1304, then offers its own 1104. */
 	ck_assert_uint_eq(tm_idle(2), tm_ns(1104));
+	ck_assert_uint_eq(armed_exp(2), tm_ns(1104));
+	tm_wake(0);
 	ck_assert_uint_eq(tm_idle(0), TMIGR_NONE_NS);
 	delete_from_cpu0(&pinned);
 	ck_assert_uint_eq(tm_idle(2), tm_ns(1304));
