@@ -565,7 +565,9 @@ uint64_t tmigr_cpu_offer(uint64_t own, uint64_t wakeup)
 {
 	struct tmigr_cpu *tmc = this_tmc();
 
-	if (tmigr_is_not_available(tmc) || tmc->isolated)
+	/* Every idle entry comes here: no lock unless offers are on. */
+	if (tmigr_get_wake() != TMIGR_WAKE_OWN || tmigr_is_not_available(tmc) ||
+	    tmc->isolated)
 		return wakeup;
 	spin_lock(&tmc->lock);
 	if (READ_ONCE(tmc->idle) && tmc->online)

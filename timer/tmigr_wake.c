@@ -308,13 +308,19 @@ void tmigr_wake_forget(struct tmigr_cpu *tmc)
 	tmigr_wake_unlock();
 }
 
-static bool tmigr_root_active(struct tmigr_cpu *tmc)
+/* The root above @tmc as of now (a new root may be connected later). */
+static struct tmigr_group *tmigr_root_of(struct tmigr_cpu *tmc)
 {
 	struct tmigr_group *group = tmc->tmgroup, *parent;
 
 	while ((parent = smp_load_acquire(&group->parent)))
 		group = parent;
-	return tmigr_read_state(group).active;
+	return group;
+}
+
+static bool tmigr_root_active(struct tmigr_cpu *tmc)
+{
+	return tmigr_read_state(tmigr_root_of(tmc)).active;
 }
 
 /**
@@ -332,15 +338,13 @@ static bool tmigr_root_active(struct tmigr_cpu *tmc)
  */
 uint64_t tmigr_wake_redecide(struct tmigr_cpu *tmc)
 {
-	struct tmigr_group *root, *parent;
+	struct tmigr_group *root;
 	uint64_t wakeup = TMIGR_NONE_NS;
 	int i;
 
 	lockdep_assert_held(&tmc->lock);
 	for (;;) {
-		root = tmc->tmgroup;
-		while ((parent = smp_load_acquire(&root->parent)))
-			root = parent;
+		root = tmigr_root_of(tmc);
 		spin_lock(&root->lock);
 		/* A new root may have been connected above it meanwhile. */
 		if (!smp_load_acquire(&root->parent))
