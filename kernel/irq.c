@@ -54,6 +54,8 @@ bool irq_enter(enum irq_source src, unsigned int vector)
 {
 	struct percpu *p = this_cpu();
 
+	WRITE_ONCE(p->irq_entries, p->irq_entries + 1);
+
 	/* Parked by cpu_down(): no tick, no softirq; count what came. */
 	if (READ_ONCE(p->hp.offline)) {
 		p->hp.parked_wakes++;

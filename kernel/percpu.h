@@ -112,6 +112,8 @@ struct percpu {
 	 */
 	uint64_t tsc_offset, tsc_sync_ns;
 	uint64_t ipis_received;
+	/* kernel/irq.c: interrupts taken, parked or not (smp_call.c reads) */
+	uint64_t irq_entries;
 	/* smp_call_on() and smp_run_on() requests (kernel/smp_call.h). */
 	struct percpu_call call, work;
 	struct cpu_idle_stats idle;

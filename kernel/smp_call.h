@@ -15,7 +15,10 @@
 
 #include <stdbool.h>
 
-/* Run @fn(@arg) on @cpu and wait for it, at most 1 s; false on timeout. */
+/*
+ * Run @fn(@arg) on @cpu and wait for it; false if it did not answer within
+ * 1 s of taking an interrupt, or 10 s in all (smp_call_wait()).
+ */
 bool smp_call_on(unsigned cpu, void (*fn)(void *), void *arg);
 /* The two halves, to start a call on several CPUs at once. */
 bool smp_call_async(unsigned cpu, void (*fn)(void *), void *arg);
