@@ -34,5 +34,6 @@
 #define atomic_fetch_add(p, v) __atomic_fetch_add((p), (v), __ATOMIC_SEQ_CST)
 #define atomic_xchg(p, v)      __atomic_exchange_n((p), (v), __ATOMIC_SEQ_CST)
 #define atomic_fetch_or(p, v)  __atomic_fetch_or((p), (v), __ATOMIC_SEQ_CST)
+#define atomic_fetch_and(p, v) __atomic_fetch_and((p), (v), __ATOMIC_SEQ_CST)
 
 #endif /* LIB_ATOMIC_H */

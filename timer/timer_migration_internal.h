@@ -72,11 +72,23 @@ struct tmigr_cpu {
 	uint64_t wakeup;	     /* first event it must wake for, as
 					 * the last CPU or the one that
 					 * handled remote timers; NONE */
-	bool armed;		     /* in tmigr_wake.c's table; set by
-					 * this CPU only */
 	bool offered;		     /* wakeup is its own timer's, offered
 					 * (tmigr_wake_offer()); set and
 					 * cleared with wakeup */
+	/*
+	 * Its entry among the armed CPUs (tmigr_wake.c).  Written by this
+	 * CPU only, under wake_lock; deciders read it and set relied under
+	 * wake_lock, the last lock in the order.
+	 */
+	spinlock_t wake_lock;
+	bool armed;	       /* the entry is valid */
+	bool armed_own;	       /* it is an offer: armed_exp is a
+					 * jiffy start */
+	bool relied;	       /* a decider relied on it since this
+					 * CPU last decided at the root */
+	uint64_t armed_exp;    /* = wakeup while armed */
+	uint64_t prior_wakeup; /* before the offer; with offered */
+	bool prior_armed;      /* in the table before the offer */
 };
 
 /* Pre: tmc->lock held.  Any wakeup but an offer's (tmigr_wake.c). */
@@ -141,7 +153,8 @@ void tmigr_isolated_activate(struct tmigr_cpu *tmc);
 uint64_t tmigr_isolated_queue(struct tmigr_cpu *tmc, uint64_t nextexp);
 
 /* tmigr_wake.c: which idle CPU wakes for the idle hierarchy. */
-void tmigr_wake_reset(void);
+/* Bit per CPU with a valid entry, (tmigr_nr_cpus + 63) / 64 words. */
+extern uint64_t *tmigr_armed_mask;
 uint64_t tmigr_wake_decide(struct tmigr_cpu *tmc, uint64_t first, bool record);
 void tmigr_wake_forget(struct tmigr_cpu *tmc);
 uint64_t tmigr_wake_settle(struct tmigr_cpu *tmc, uint64_t firstexp);

@@ -503,10 +503,10 @@ static unsigned int tmigr_group_bound(unsigned int ncpus, unsigned int nnodes,
 
 /*
  * The one block tmigr_init() allocates: the CPUs, the group table for
- * @levels, and a count per node.  @levels here is an upper bound (the
- * node and CPU levels of all @ncpus CPUs, before the largest node is
- * known), so that a single allocation either gives everything or fails
- * with nothing taken.
+ * @levels, the armed CPUs' mask (tmigr_wake.c), and a count per node.
+ * @levels here is an upper bound (the node and CPU levels of all @ncpus
+ * CPUs, before the largest node is known), so that a single allocation
+ * either gives everything or fails with nothing taken.
  */
 static void *tmigr_alloc_tables(unsigned int ncpus, unsigned int nnodes,
 				unsigned int levels, unsigned int **per_node)
@@ -514,20 +514,24 @@ static void *tmigr_alloc_tables(unsigned int ncpus, unsigned int nnodes,
 	size_t cpus = ncpus * sizeof(struct tmigr_cpu);
 	size_t groups = tmigr_group_bound(ncpus, nnodes, levels) *
 			sizeof(struct tmigr_group *);
+	size_t mask = (ncpus + 63) / 64 * sizeof(uint64_t);
 	unsigned char *mem;
 
 	_Static_assert(
 		sizeof(struct tmigr_cpu) % _Alignof(struct tmigr_group *) ==
 				0 &&
-			sizeof(struct tmigr_group *) % _Alignof(unsigned int) ==
-				0,
+			sizeof(struct tmigr_group *) % _Alignof(uint64_t) ==
+				0 &&
+			_Alignof(uint64_t) % _Alignof(unsigned int) == 0,
 		"tables packed back to back stay aligned");
-	mem = timer_env_zalloc(cpus + groups + nnodes * sizeof(**per_node));
+	mem = timer_env_zalloc(cpus + groups + mask +
+			       nnodes * sizeof(**per_node));
 	if (!mem)
 		return NULL;
 	tmigr_cpus = (struct tmigr_cpu *)mem;
 	tmigr_groups = (struct tmigr_group **)(mem + cpus);
-	*per_node = (unsigned int *)(mem + cpus + groups);
+	tmigr_armed_mask = (uint64_t *)(mem + cpus + groups);
+	*per_node = (unsigned int *)(mem + cpus + groups + mask);
 	return mem;
 }
 
@@ -586,6 +590,7 @@ int tmigr_init(unsigned int ncpus, unsigned int nnodes)
 		struct tmigr_cpu *tmc = &tmigr_cpus[cpu];
 
 		spin_lock_init(&tmc->lock);
+		spin_lock_init(&tmc->wake_lock);
 		tq_node_init(&tmc->cpuevt.nextevt, TMIGR_NONE_NS);
 		tmc->cpuevt.cpu = cpu;
 		WRITE_ONCE(tmc->cpuevt.ignore, true);
@@ -598,7 +603,6 @@ int tmigr_init(unsigned int ncpus, unsigned int nnodes)
 		tmigr_level_count[lvl] = 0;
 	}
 	spin_lock_init(&tmigr_setup_lock);
-	tmigr_wake_reset();
 	tmigr_nr_groups = 0;
 	tmigr_spare = NULL;
 	tmigr_root = NULL;

@@ -418,11 +418,10 @@ END_TEST
 
 /*
  * tmigr_wake=own.  CPU 2 idles with a pinned timer in the jiffy CPU 1's
- * movable one falls in.  While CPU 0 is busy (root active) it offers
- * nothing; idle again with the hierarchy idle it offers that wake, and
- * CPU 0, last once more, relies on it instead of arming.  CPU 2's wake
- * runs both timers; CPU 0 sleeps on.  Under one CPU 0 stays armed and
- * wakes for nothing CPU 2 did not run.
+ * movable one falls in, and offers that wake even while CPU 0 is busy
+ * (the root active): CPU 0, last to go idle, relies on it instead of
+ * arming.  CPU 2's wake runs both timers; CPU 0 sleeps on.  Under one
+ * CPU 0 would arm and wake for nothing CPU 2 did not run.
  */
 START_TEST(last_cpu_relies_on_an_idle_cpus_own_wake)
 {
@@ -433,11 +432,7 @@ START_TEST(last_cpu_relies_on_an_idle_cpus_own_wake)
 	tm_rec_arm(&pinned, 2, TIMER_PINNED, 1100);
 	tm_idle(1);
 	ck_assert_uint_eq(tm_idle(2), tm_ns(1104));
-	ck_assert_uint_eq(armed_exp(2), TMIGR_NONE_NS); /* root active */
-	ck_assert_uint_eq(tm_idle(0), tm_ns(1104));
-	ck_assert_uint_eq(tm_idle(2), tm_ns(1104)); /* idle again */
-	ck_assert_uint_eq(armed_exp(2), tm_ns(1104));
-	tm_wake(0);
+	ck_assert_uint_eq(armed_exp(2), tm_ns(1104)); /* root active */
 	ck_assert_uint_eq(tm_idle(0), TMIGR_NONE_NS);
 	ck_assert_uint_eq(armed_exp(0), TMIGR_NONE_NS);
 	tm_advance_to(1200);
@@ -519,6 +514,42 @@ START_TEST(relied_offer_decides_anew_when_its_timer_goes)
 }
 END_TEST
 
+/*
+ * An offer taken back must not drop what a decider relied on it for:
+ * CPU 2, last, arms for CPU 1's timer at 1304 and offers its own 1104.
+ * CPU 0 then queues a timer at 1152 and, last again, relies on the offer
+ * for it.  CPU 2's timer goes: going back to its armed 1304 would run
+ * CPU 0's timer 152 jiffies late, so it decides anew and arms for 1152.
+ * Without a decider's reliance, the same take-back restores 1304 and
+ * takes no lock but its own (offer_without_its_timer_wakes_for_nothing).
+ */
+START_TEST(offer_taken_back_keeps_what_was_relied_on)
+{
+	struct tm_rec movable, pinned, later;
+
+	setup_policy(3, TMIGR_WAKE_OWN);
+	tm_rec_arm(&movable, 1, 0, 1300);
+	tm_rec_arm(&pinned, 2, TIMER_PINNED, 1100);
+	tm_idle(1);
+	tm_idle(0);
+	ck_assert_uint_eq(tm_idle(2), tm_ns(1104));
+	tm_wake(0);
+	tm_rec_arm(&later, 0, 0, 1150);
+	ck_assert_uint_eq(tm_idle(0), TMIGR_NONE_NS); /* relies on CPU 2 */
+	delete_from_cpu0(&pinned);
+	ck_assert_uint_eq(tm_idle(2), tm_ns(1152));
+	ck_assert_uint_eq(armed_exp(2), tm_ns(1152));
+	tm_advance_to(1400);
+	ck_assert_uint_eq(later.fired, 1);
+	ck_assert_uint_eq(later.fired_at, 1152);
+	ck_assert_uint_eq(movable.fired, 1);
+	ck_assert_uint_eq(movable.fired_at, 1304);
+	ck_assert_uint_eq(tm_cpus[0].wakes, 0);
+	tm_assert_invariants();
+	ck_assert_uint_eq(host_warn_hits, 0);
+}
+END_TEST
+
 static Suite *tmigr_wake_suite(void)
 {
 	Suite *s = suite_create("tmigr_wake");
@@ -534,6 +565,7 @@ static Suite *tmigr_wake_suite(void)
 	tcase_add_test(tc, last_cpu_relies_on_an_idle_cpus_own_wake);
 	tcase_add_test(tc, offer_without_its_timer_wakes_for_nothing);
 	tcase_add_test(tc, relied_offer_decides_anew_when_its_timer_goes);
+	tcase_add_test(tc, offer_taken_back_keeps_what_was_relied_on);
 	tcase_add_loop_test(tc, remote_delete_moves_the_idle_cpus_event, 0, 2);
 	tcase_add_loop_test(tc, movable_timer_a_tick_away_goes_to_the_busy_cpu,
 			    0, 2);
