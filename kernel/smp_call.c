@@ -58,47 +58,55 @@ bool smp_call_async(unsigned cpu, void (*fn)(void *), void *arg)
 struct call_wait {
 	struct percpu_call *call;
 	const struct percpu *target;
-	uint64_t entries, seen_ns; /* its interrupt count, and when it moved */
+	uint64_t entries0, t0_ns; /* its interrupt count when the wait began */
 };
 
-/* Answered, or given up on: CALL_WAIT_NS since the target last took an
- * interrupt, the call's own IPI included, and it took one since the wait
- * began. */
+/*
+ * Interrupts the target takes after the call's IPI is pending before the
+ * call counts as lost.  The IPI is in its IRR from the send on; each entry
+ * needs interrupts on, when the highest pending vector is delivered, and
+ * the timer softirq runs with them on: by the third entry the call's own
+ * IPI has been taken, if it arrived.
+ */
+#define CALL_LOST_ENTRIES 3
+
+/*
+ * Answered, or given up on: lost once the target took CALL_LOST_ENTRIES
+ * interrupts since the wait began and CALL_WAIT_NS passed.  Not a time
+ * since the target's last interrupt: under TCG a vCPU may be descheduled
+ * for more than a second right after an entry (a soak run failed a call
+ * so, 2026-12-07, before the call's handler ran).
+ */
 static bool call_answered_or_lost(void *arg)
 {
-	struct call_wait *w = arg;
-	uint64_t now, entries;
+	const struct call_wait *w = arg;
 
 	if (call_done(w->call))
 		return true;
-	now = clock_ns();
-	entries = READ_ONCE(w->target->irq_entries);
-	if (entries != w->entries) {
-		w->entries = entries;
-		w->seen_ns = now;
-		return false;
-	}
-	return w->seen_ns && now - w->seen_ns > CALL_WAIT_NS;
+	return READ_ONCE(w->target->irq_entries) - w->entries0 >=
+		       CALL_LOST_ENTRIES &&
+	       clock_ns() - w->t0_ns > CALL_WAIT_NS;
 }
 
 /*
  * Wait for the answer as long as the target CPU shows no sign of running,
- * up to CALL_WAIT_MAX_NS, but only CALL_WAIT_NS once it has taken an
- * interrupt.  Under TCG on a loaded host a vCPU thread can wait more than
- * a second for a host CPU (1.15 s in a soak run, where a fixed 1 s failed
- * the call): that is the host's doing, not a lost IPI.  A CPU that takes
- * interrupts serves the call in its IPI handler (or its idle loop), so one
- * that took an interrupt and still did not answer a second later lost it,
- * or is parked; one silent for CALL_WAIT_MAX_NS is stuck (the watchdog
- * says where).
+ * up to CALL_WAIT_MAX_NS, but only CALL_WAIT_NS once it has taken
+ * interrupts enough to have served the call.  Under TCG on a loaded host
+ * a vCPU thread can wait more than a second for a host CPU (1.15 s in a
+ * soak run, where a fixed 1 s failed the call): that is the host's doing,
+ * not a lost IPI.  A CPU that takes interrupts serves the call in its IPI
+ * handler (or its idle loop), so one that took several and still did not
+ * answer lost it, or is parked; one that took none for CALL_WAIT_MAX_NS is
+ * stuck (the watchdog says where).
  */
 bool smp_call_wait(unsigned cpu)
 {
-	const struct percpu *target = per_cpu(cpu);
+	struct percpu *target = per_cpu(cpu);
 	struct call_wait w = {
-		.call = &per_cpu(cpu)->call,
+		.call = &target->call,
 		.target = target,
-		.entries = READ_ONCE(target->irq_entries),
+		.entries0 = READ_ONCE(target->irq_entries),
+		.t0_ns = clock_ns(),
 	};
 
 	spin_wait_until(call_answered_or_lost, &w, CALL_WAIT_MAX_NS);

@@ -5,6 +5,7 @@
 #include "kernel/smp_call.h"
 #include "kernel/tick.h"
 #include "lib/atomic.h"
+#include "timer/timer_peek.h"
 
 void probe_fn(struct timer_list *t)
 {
@@ -15,6 +16,23 @@ void probe_fn(struct timer_list *t)
 	p->irq_delay_ns = this_cpu()->tick.irq_delay_ns;
 	p->awake_ns = cpu_idle_awake_ns(smp_processor_id());
 	__atomic_fetch_add(&p->fired, 1, __ATOMIC_RELEASE);
+}
+
+void probe_queued(struct probe *p, uint64_t now_j)
+{
+	uint32_t flags = READ_ONCE(p->timer.flags);
+	unsigned base = flags & TIMER_DEFERRABLE ? TIMER_PEEK_DEF :
+			flags & TIMER_PINNED	 ? TIMER_PEEK_LOCAL :
+						   TIMER_PEEK_GLOBAL;
+	struct timer_base_peek v = { 0 };
+
+	p->queued_cpu = flags & TIMER_CPUMASK;
+	p->queued_j = now_j;
+	timer_base_peek(p->queued_cpu, base, &v);
+	p->base_clk = v.clk;
+	p->base_next = v.next_expiry;
+	p->base_recalc = v.recalc;
+	p->base_idle = v.idle;
 }
 
 bool probe_fired(void *arg)

@@ -19,10 +19,16 @@ struct probe {
 	volatile unsigned fired; /* callback runs */
 	uint64_t irq_delay_ns;	 /* how late the expiring CPU's irq was */
 	uint64_t awake_ns;	 /* its cpu_idle_awake_ns() then */
+	/* Where it was queued, as a lateness report says (probe_queued()). */
+	unsigned queued_cpu;
+	uint64_t queued_j, base_clk, base_next;
+	bool base_recalc, base_idle;
 };
 
 /* The callback: timer_setup(&p->timer, probe_fn, flags). */
 void probe_fn(struct timer_list *t);
+/* Record, right after arming @p, which base it went to and its state. */
+void probe_queued(struct probe *p, uint64_t now_j);
 /* Has @arg (a struct probe) run?  Fits cpu_idle_until(). */
 bool probe_fired(void *arg);
 

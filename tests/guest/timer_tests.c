@@ -114,6 +114,7 @@ static void arm_kinds(void *arg)
 		timer_setup(&p[k].timer, probe_fn, kinds[k].flags);
 		p[k].expires = now + kinds[k].delta;
 		mod_timer(&p[k].timer, p[k].expires);
+		probe_queued(&p[k], now);
 	}
 }
 
@@ -185,13 +186,19 @@ static void timers_on_every_cpu_expire_in_bounds(struct ktest *t)
 				t, __FILE__, __LINE__,
 				"CPU %u kind %u: %lu jiffies late (bound %lu; "
 				"host share %lu us: irq %lu us late, CPU %u "
-				"%lu us out of HLT)",
+				"%lu us out of HLT; queued on CPU %u at %lu "
+				"for %lu, its base clk %lu next %lu%s%s)",
 				c, k, (unsigned long)late, (unsigned long)bound,
 				(unsigned long)(host / 1000),
 				(unsigned long)(p[i].irq_delay_ns / 1000),
 				p[i].fired_cpu,
-				(unsigned long)((awake1[c] - awake0[c]) /
-						1000));
+				(unsigned long)((awake1[c] - awake0[c]) / 1000),
+				p[i].queued_cpu, (unsigned long)p[i].queued_j,
+				(unsigned long)p[i].expires,
+				(unsigned long)p[i].base_clk,
+				(unsigned long)p[i].base_next,
+				p[i].base_recalc ? " recalc" : "",
+				p[i].base_idle ? " idle" : "");
 		else if (late > worst) {
 			worst = late;
 			worst_i = i;
@@ -319,15 +326,11 @@ static void deferrable_timer_does_not_wake_idle_cpu(struct ktest *t)
 	/* Armed from the CPU's idle context: it does not leave idle. */
 	KEXPECT(t, smp_call_on((unsigned)c, arm_deferrable, &p));
 	KEXPECT_EQ(t, idle_target(), c);
-	wakes0 = pc->idle.wakes_timer + pc->idle.wakes_ipi +
-		 pc->idle.wakes_other;
+	wakes0 = cpu_idle_wakes(&pc->idle);
 	t0 = clock_ns();
 	while (clock_ns() - t0 < 20 * tick_period_ns())
 		cpu_relax();
-	KEXPECT_EQ(t,
-		   pc->idle.wakes_timer + pc->idle.wakes_ipi +
-			   pc->idle.wakes_other,
-		   wakes0);
+	KEXPECT_EQ(t, cpu_idle_wakes(&pc->idle), wakes0);
 	KEXPECT_EQ(t, p.fired, 0);
 	/* Once the CPU has work its tick runs and the timer expires. */
 	ticks0 = READ_ONCE(pc->tick.ticks);
