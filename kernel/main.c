@@ -220,9 +220,7 @@ static void print_cpu_stats(void)
 		       "pulled_for=%lu offlines=%lu offline_us=%lu "
 		       "parked_wakes=%lu softirq_deferred=%lu "
 		       "irq_before_halt=%lu\n",
-		       i, p->node,
-		       p->idle.wakes_timer + p->idle.wakes_ipi +
-			       p->idle.wakes_other,
+		       i, p->node, cpu_idle_wakes(&p->idle),
 		       p->idle.wakes_timer, p->idle.wakes_ipi,
 		       p->idle.wakes_other, idle_ns / NSEC_PER_USEC,
 		       p->tick.ticks, p->tick.stops, ts.expired_local,

@@ -8,6 +8,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include "lib/atomic.h"
 
 /* Shared with the caller: marked accesses only (lib/atomic.h). */
 struct percpu_call {
@@ -57,6 +58,13 @@ struct cpu_idle_stats {
 	uint64_t last_wake_ns;
 	uint8_t last_wake_src;
 };
+
+/* Wakes out of HLT of every cause; each counter is read once. */
+static inline uint64_t cpu_idle_wakes(const struct cpu_idle_stats *s)
+{
+	return READ_ONCE(s->wakes_timer) + READ_ONCE(s->wakes_ipi) +
+	       READ_ONCE(s->wakes_other);
+}
 
 /* The tick (kernel/tick.c) and the LAPIC timer interrupt (kernel/irq.c). */
 struct cpu_tick {

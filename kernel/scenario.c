@@ -96,14 +96,11 @@ static struct {
 
 void late_hist_add(struct late_hist *h, uint64_t late)
 {
-	uint64_t max = READ_ONCE(h->max);
-
 	atomic_fetch_add(&h->bucket[late < SCENARIO_LATE_BUCKETS ?
 					    late :
 					    SCENARIO_LATE_BUCKETS - 1],
 			 1);
-	while (late > max && !try_cmpxchg(&h->max, &max, late))
-		;
+	atomic_max(&h->max, late);
 	atomic_fetch_add(&h->count, 1);
 }
 
@@ -122,7 +119,8 @@ uint64_t late_hist_pct(const struct late_hist *h, unsigned pct)
 /* One expiry due at @due that ran at @ran on this CPU, for the bound. */
 static void log_expiry(uint64_t due, uint64_t ran)
 {
-	/* Top of file; min() for a timeout the wheel capped, which runs early. */
+	/* The earliest it could have run: due + 1, or @ran for a timeout
+	 * the wheel capped, which runs early. */
 	uint64_t first = timer_before(due + 1, ran) ? due + 1 : ran;
 
 	const struct percpu *pc = this_cpu();
@@ -135,9 +133,7 @@ static void log_expiry(uint64_t due, uint64_t ran)
 	if (i >= sc.cap)
 		return;
 	sc.log[i] = (struct scenario_expiry){ first, ran,
-					      pc->idle.wakes_timer +
-						      pc->idle.wakes_ipi +
-						      pc->idle.wakes_other,
+					      cpu_idle_wakes(&pc->idle),
 					      pc->cpu };
 }
 

@@ -239,7 +239,7 @@ static void snapshot(unsigned cpu, uint64_t *wakes, uint64_t *twakes,
 {
 	const struct percpu *p = per_cpu(cpu);
 
-	*wakes = p->idle.wakes_timer + p->idle.wakes_ipi + p->idle.wakes_other;
+	*wakes = cpu_idle_wakes(&p->idle);
 	*twakes = p->idle.wakes_timer;
 	*idle = p->idle.ns;
 	cpu_idle_residency(cpu, res);

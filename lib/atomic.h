@@ -12,6 +12,9 @@
 #ifndef LIB_ATOMIC_H
 #define LIB_ATOMIC_H
 
+#include <stdbool.h>
+#include <stdint.h>
+
 #define READ_ONCE(x)		__atomic_load_n(&(x), __ATOMIC_RELAXED)
 #define WRITE_ONCE(x, v)	__atomic_store_n(&(x), (v), __ATOMIC_RELAXED)
 #define smp_load_acquire(p)	__atomic_load_n((p), __ATOMIC_ACQUIRE)
@@ -35,5 +38,15 @@
 #define atomic_xchg(p, v)      __atomic_exchange_n((p), (v), __ATOMIC_SEQ_CST)
 #define atomic_fetch_or(p, v)  __atomic_fetch_or((p), (v), __ATOMIC_SEQ_CST)
 #define atomic_fetch_and(p, v) __atomic_fetch_and((p), (v), __ATOMIC_SEQ_CST)
+
+/* Raise *p to at least v; a lost race retries only while v is larger. */
+#define atomic_max(p, v)                                                   \
+	do {                                                               \
+		__typeof__(*(p)) old_ = __atomic_load_n((p),               \
+							__ATOMIC_RELAXED), \
+				 v_ = (v);                                 \
+		while (v_ > old_ && !try_cmpxchg((p), &old_, v_))          \
+			;                                                  \
+	} while (0)
 
 #endif /* LIB_ATOMIC_H */

@@ -133,14 +133,6 @@ static uint64_t tt_seed_cpu(uint64_t seed, unsigned cpu)
 	return rand_seed(seed, cpu);
 }
 
-static void atomic_max(uint64_t *p, uint64_t v)
-{
-	uint64_t old = __atomic_load_n(p, __ATOMIC_RELAXED);
-
-	while (v > old && !try_cmpxchg(p, &old, v))
-		;
-}
-
 static void tt_note_early(struct tt_timer *tt, uint64_t now, uint64_t floor)
 {
 	atomic_fetch_add(&tt->early, 1);

@@ -112,8 +112,7 @@ START_TEST(quick_check_sees_an_earlier_event_below_the_top)
 	tm_advance_to(1600);
 	ck_assert_uint_eq(far.fired, 1);
 	ck_assert_uint_eq(far.fired_cpu, 0);
-	tm_assert_invariants();
-	ck_assert_uint_eq(host_warn_hits, 0);
+	tm_assert_clean();
 }
 END_TEST
 
@@ -142,8 +141,7 @@ START_TEST(last_cpu_without_timer_arms_for_sibling)
 		tm_deactivate(cpu, TMIGR_NONE_NS);
 	ck_assert_uint_eq(tm_deactivate(0, TMIGR_NONE_NS), t);
 	ck_assert_uint_eq(group_view(tm_root()).next_expiry, t);
-	tm_assert_invariants();
-	ck_assert_uint_eq(host_warn_hits, 0);
+	tm_assert_clean();
 }
 END_TEST
 
@@ -215,8 +213,7 @@ START_TEST(same_expiry_event_follows_the_other_cpu)
 	ck_assert_uint_eq(r2.fired_at, 1104);
 	ck_assert_uint_eq(r2.fired_cpu, 8);
 	ck_assert_uint_eq(r1.fired, 0);
-	tm_assert_invariants();
-	ck_assert_uint_eq(host_warn_hits, 0);
+	tm_assert_clean();
 }
 END_TEST
 
@@ -260,8 +257,7 @@ START_TEST(parent_read_once_while_a_new_root_appears)
 	tm_advance_to(1300);
 	ck_assert_uint_eq(r.fired, 1);
 	ck_assert_uint_eq(r.fired_at, 1200);
-	tm_assert_invariants();
-	ck_assert_uint_eq(host_warn_hits, 0);
+	tm_assert_clean();
 }
 END_TEST
 
@@ -336,8 +332,7 @@ START_TEST(walker_reaching_a_new_parent_sees_the_mask)
 	ck_assert_uint_eq(old.childmask, 1u << 0);
 	ck_assert_uint_eq(root.migrator, old.childmask);
 	ck_assert_uint_eq(root.active, old.childmask);
-	tm_assert_invariants();
-	ck_assert_uint_eq(host_warn_hits, 0);
+	tm_assert_clean();
 }
 END_TEST
 
@@ -364,8 +359,7 @@ START_TEST(new_root_with_two_children_connects_the_old_root)
 	tm_advance_to(1110);
 	ck_assert_uint_eq(r.fired, 1);
 	ck_assert_uint_eq(r.fired_cpu, 8);
-	tm_assert_invariants();
-	ck_assert_uint_eq(host_warn_hits, 0);
+	tm_assert_clean();
 }
 END_TEST
 
@@ -409,8 +403,7 @@ START_TEST(new_node_builds_to_the_crossnode_level_first)
 		ck_assert_uint_eq(g.node, cpu / 64);
 		ck_assert_uint_eq(group_view(g.parent).node, cpu / 64);
 	}
-	tm_assert_invariants();
-	ck_assert_uint_eq(host_warn_hits, 0);
+	tm_assert_clean();
 }
 END_TEST
 
@@ -453,8 +446,7 @@ START_TEST(own_due_timer_in_remote_handling_is_expired)
 	ck_assert_uint_eq(own.fired_cpu, 0);
 	ck_assert_uint_lt(remote_cpu_calls, 5);
 	tm_advance_to(1100);
-	tm_assert_invariants();
-	ck_assert_uint_eq(host_warn_hits, 0);
+	tm_assert_clean();
 }
 END_TEST
 
@@ -488,8 +480,7 @@ START_TEST(sequence_count_rejects_a_stale_child_update)
 	ck_assert(hook.fired);
 	root = group_view(tm_root());
 	ck_assert(root.active & g0);
-	tm_assert_invariants();
-	ck_assert_uint_eq(host_warn_hits, 0);
+	tm_assert_clean();
 }
 END_TEST
 
@@ -523,8 +514,7 @@ START_TEST(new_event_vs_last_cpu_idle_one_of_them_arms)
 	ck_assert_uint_eq(cpu8_idle_result, TMIGR_NONE_NS);
 	ck_assert_uint_eq(ret, t);
 	ck_assert_uint_eq(group_view(tm_root()).next_expiry, t);
-	tm_assert_invariants();
-	ck_assert_uint_eq(host_warn_hits, 0);
+	tm_assert_clean();
 }
 END_TEST
 
@@ -558,8 +548,7 @@ START_TEST(event_queued_after_the_group_went_idle_reaches_the_root)
 	host_set_now_ns(t);
 	host_set_cpu(0);
 	ck_assert(tmigr_requires_handle_remote());
-	tm_assert_invariants();
-	ck_assert_uint_eq(host_warn_hits, 0);
+	tm_assert_clean();
 }
 END_TEST
 
@@ -594,8 +583,7 @@ START_TEST(event_queued_after_the_group_went_idle_is_lost_by_mainlines_walk)
 		ck_assert(!tmigr_requires_handle_remote());
 	}
 	/* The state invariants hold: only the event is gone. */
-	tm_assert_invariants();
-	ck_assert_uint_eq(host_warn_hits, 0);
+	tm_assert_clean();
 }
 END_TEST
 
@@ -649,8 +637,7 @@ START_TEST(offline_last_active_cpu_wakes_a_successor)
 	tm_advance_to(1200);
 	ck_assert_uint_eq(r.fired, 1);
 	ck_assert_uint_eq(r.fired_at, 1104);
-	tm_assert_invariants();
-	ck_assert_uint_eq(host_warn_hits, 0);
+	tm_assert_clean();
 }
 END_TEST
 
@@ -676,8 +663,7 @@ START_TEST(offline_migrator_expires_what_is_due_first)
 	ck_assert_uint_eq(r.fired_cpu, 0);
 	/* Nothing left to hand over. */
 	ck_assert_uint_eq(host_wake_ipis[1] + host_wake_ipis[2], 0);
-	tm_assert_invariants();
-	ck_assert_uint_eq(host_warn_hits, 0);
+	tm_assert_clean();
 }
 END_TEST
 
@@ -845,8 +831,7 @@ START_TEST(old_root_found_inactive_at_connection_is_activated_by_a_walker)
 	ck_assert_uint_eq(root.migrator, TMIGR_NONE);
 	ck_assert_uint_eq(root.next_expiry, tm_ns(1200));
 	ck_assert_uint_eq(root.next_cpu, 1);
-	tm_assert_invariants();
-	ck_assert_uint_eq(host_warn_hits, 0);
+	tm_assert_clean();
 
 	/* CPU 0 leaves idle: its walk activates the old and the new root. */
 	tm_wake(0);
@@ -860,8 +845,7 @@ START_TEST(old_root_found_inactive_at_connection_is_activated_by_a_walker)
 	ck_assert_uint_eq(r.fired_at, 1200);
 	ck_assert_uint_ne(r.fired_cpu, 1);
 	ck_assert_uint_eq(tm_cpus[1].wakes, 0);
-	tm_assert_invariants();
-	ck_assert_uint_eq(host_warn_hits, 0);
+	tm_assert_clean();
 }
 END_TEST
 

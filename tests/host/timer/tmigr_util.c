@@ -373,3 +373,9 @@ void tm_assert_invariants(void)
 	if (tm_check_invariants(why, sizeof(why)))
 		ck_abort_msg("invariant: %s", why);
 }
+
+void tm_assert_clean(void)
+{
+	tm_assert_invariants();
+	ck_assert_uint_eq(host_warn_hits, 0);
+}

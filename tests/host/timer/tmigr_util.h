@@ -68,6 +68,8 @@ bool tm_requires_remote(unsigned int cpu);
 int tm_root(void);
 int tm_check_invariants(char *why, unsigned int len);
 void tm_assert_invariants(void);
+/* The invariants hold and no WARN fired: the usual end of a test. */
+void tm_assert_clean(void);
 unsigned int tm_group_of(unsigned int cpu);
 
 #endif /* TESTS_HOST_TIMER_TMIGR_UTIL_H */
