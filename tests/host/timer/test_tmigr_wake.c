@@ -471,6 +471,21 @@ START_TEST(offer_without_its_timer_wakes_for_nothing)
 END_TEST
 
 /*
+ * tmigr_wake=own on 3 CPUs: CPU 1 idles with a movable timer at 1300,
+ * CPU 0 idles, and CPU 2, last with a pinned timer at 1100, arms for
+ * 1304 at the idle root and then offers its own 1104.
+ */
+static void offer_over_armed(struct tm_rec *movable, struct tm_rec *pinned)
+{
+	setup_policy(3, TMIGR_WAKE_OWN);
+	tm_rec_arm(movable, 1, 0, 1300);
+	tm_rec_arm(pinned, 2, TIMER_PINNED, 1100);
+	tm_idle(1);
+	tm_idle(0);
+	ck_assert_uint_eq(tm_idle(2), tm_ns(1104));
+}
+
+/*
  * An offer another CPU relied on, whose timer goes: CPU 0 relied on CPU
  * 2's wake at 1104 for CPU 1's timer at 1304.  CPU 2, idle again without
  * its timer, decides anew at the idle root and arms for 1304 itself: one
@@ -480,13 +495,7 @@ START_TEST(relied_offer_decides_anew_when_its_timer_goes)
 {
 	struct tm_rec movable, pinned;
 
-	setup_policy(3, TMIGR_WAKE_OWN);
-	tm_rec_arm(&movable, 1, 0, 1300);
-	tm_rec_arm(&pinned, 2, TIMER_PINNED, 1100);
-	tm_idle(1);
-	tm_idle(0);
-	/* Last: armed for 1304, then offers its own 1104. */
-	ck_assert_uint_eq(tm_idle(2), tm_ns(1104));
+	offer_over_armed(&movable, &pinned);
 	ck_assert_uint_eq(armed_exp(2), tm_ns(1104));
 	tm_wake(0);
 	ck_assert_uint_eq(tm_idle(0), TMIGR_NONE_NS);
@@ -515,12 +524,7 @@ START_TEST(offer_taken_back_keeps_what_was_relied_on)
 {
 	struct tm_rec movable, pinned, later;
 
-	setup_policy(3, TMIGR_WAKE_OWN);
-	tm_rec_arm(&movable, 1, 0, 1300);
-	tm_rec_arm(&pinned, 2, TIMER_PINNED, 1100);
-	tm_idle(1);
-	tm_idle(0);
-	ck_assert_uint_eq(tm_idle(2), tm_ns(1104));
+	offer_over_armed(&movable, &pinned);
 	tm_wake(0);
 	tm_rec_arm(&later, 0, 0, 1150);
 	ck_assert_uint_eq(tm_idle(0), TMIGR_NONE_NS); /* relies on CPU 2 */
@@ -560,13 +564,8 @@ START_TEST(unrelied_offer_wakes_without_a_walk)
 {
 	struct tm_rec movable, pinned, busy_pinned;
 
-	setup_policy(3, TMIGR_WAKE_OWN);
+	offer_over_armed(&movable, &pinned);
 	host_trace_mask = TRACE_BIT(TRACE_tmigr_handle_remote);
-	tm_rec_arm(&movable, 1, 0, 1300);
-	tm_rec_arm(&pinned, 2, TIMER_PINNED, 1100);
-	tm_idle(1);
-	tm_idle(0);
-	ck_assert_uint_eq(tm_idle(2), tm_ns(1104));
 	walk_steps();
 	tm_advance_to(1200);
 	ck_assert_uint_eq(pinned.fired, 1);
@@ -605,13 +604,8 @@ START_TEST(relied_offer_woken_arms_for_what_was_relied_on)
 {
 	struct tm_rec movable, pinned, later;
 
-	setup_policy(3, TMIGR_WAKE_OWN);
+	offer_over_armed(&movable, &pinned);
 	host_trace_mask = TRACE_BIT(TRACE_tmigr_handle_remote);
-	tm_rec_arm(&movable, 1, 0, 1300);
-	tm_rec_arm(&pinned, 2, TIMER_PINNED, 1100);
-	tm_idle(1);
-	tm_idle(0);
-	ck_assert_uint_eq(tm_idle(2), tm_ns(1104));
 	tm_wake(0);
 	tm_rec_arm(&later, 0, 0, 1150);
 	ck_assert_uint_eq(tm_idle(0), TMIGR_NONE_NS); /* relies on CPU 2 */
