@@ -374,6 +374,19 @@ void arch_clockevent_program(uint64_t delta_ns)
 	lapic_write(LAPIC_TMR_INIT, (uint32_t)count);
 }
 
+uint64_t lapic_timer_remaining_ns(void)
+{
+	uint64_t deadline, now;
+
+	if (use_deadline) {
+		deadline = rdmsr(MSR_IA32_TSC_DEADLINE);
+		now = rdtsc();
+		return deadline > now ? tsc_to_ns(deadline - now) : 0;
+	}
+	return (uint64_t)lapic_read(LAPIC_TMR_CUR) * NSEC_PER_SEC /
+	       lapic_timer_hz;
+}
+
 void arch_clockevent_cancel(void)
 {
 	if (use_deadline) {

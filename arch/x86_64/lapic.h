@@ -57,6 +57,14 @@ uint64_t lapic_timer_measure(uint64_t window_ns, uint64_t *err_ppm);
 bool lapic_has_tsc_deadline(void);
 int lapic_clockevent_select(bool want_deadline, bool require);
 const char *lapic_clockevent_mode(void);
+/*
+ * What this CPU's LAPIC timer still has to run, read back from the
+ * hardware (the TSC deadline less the TSC, or the current count at the
+ * calibrated rate), in ns; 0 if it is not armed or has run out.  For the
+ * tests, which check what the kernel programmed apart from when the host
+ * delivers the interrupt.
+ */
+uint64_t lapic_timer_remaining_ns(void);
 
 /*
  * INIT, @init_udelay us, then the SIPI pair (SDM vol. 3A 9.4.4.1) through

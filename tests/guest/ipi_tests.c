@@ -20,6 +20,13 @@
 #include "lib/time.h"
 
 /*
+ * How long a test waits for every other CPU to do what it was asked: only
+ * a lost IPI or a CPU that never got there takes this long; a vCPU the host
+ * does not run for a second (seen under make soak) is still waited for.
+ */
+#define ALL_CPUS_WAIT_NS (10 * NSEC_PER_SEC)
+
+/*
  * A count per CPU, zeroed.  Not on the stack: the boot CPU's stack is 16 KiB
  * and 8 bytes a CPU would take half of it at 1024 CPUs.  kzalloc() memory
  * is never freed; each suite runs once a boot.
@@ -57,7 +64,7 @@ static void every_ap_reaches_its_idle_loop(struct ktest *t)
 			    !__atomic_load_n(&per_cpu(i)->idle.entries,
 					     __ATOMIC_ACQUIRE))
 				missing++;
-	} while (missing && clock_ns() - t0 < NSEC_PER_SEC);
+	} while (missing && clock_ns() - t0 < ALL_CPUS_WAIT_NS);
 	KEXPECT_EQ(t, missing, 0);
 }
 
@@ -276,12 +283,12 @@ static void ipi_all_but_self_reaches_every_other_cpu(struct ktest *t)
 			if (i != self && cpu_online(i) &&
 			    READ_ONCE(per_cpu(i)->ipis_received) == before[i])
 				missing++;
-	} while (missing && clock_ns() - t0 < NSEC_PER_SEC);
+	} while (missing && clock_ns() - t0 < ALL_CPUS_WAIT_NS);
 	KEXPECT_EQ(t, missing, 0);
 	KEXPECT_EQ(t, READ_ONCE(per_cpu(self)->ipis_received), before[self]);
 }
 
-static void lapic_oneshot_fires_within_bound_on_each_ap(struct ktest *t);
+static void lapic_oneshot_fires_once_as_programmed_on_each_ap(struct ktest *t);
 static void lapic_long_oneshot_never_fires_early(struct ktest *t);
 static void spinlock_counts_exactly_under_contention(struct ktest *t);
 
@@ -293,7 +300,7 @@ static const struct ktest_case ipi_cases[] = {
 	KTEST_CASE(idle_residency_counts_each_halt_once),
 	KTEST_CASE(idle_residency_counts_an_open_stretch),
 	KTEST_CASE(ipi_all_but_self_reaches_every_other_cpu),
-	KTEST_CASE(lapic_oneshot_fires_within_bound_on_each_ap),
+	KTEST_CASE(lapic_oneshot_fires_once_as_programmed_on_each_ap),
 	KTEST_CASE(lapic_long_oneshot_never_fires_early),
 	KTEST_CASE(spinlock_counts_exactly_under_contention),
 };
@@ -306,29 +313,56 @@ KTEST_SUITE(ipi_suite, .name = "ipi", .cases = ipi_cases,
  * it must fire once, no earlier than asked (one-shots are converted at the
  * top of the calibrated rate's error bound), and wake the AP as a timer
  * wake (or, stalled by the host past the deadline before it halted, come
- * as an interrupt before HLT: kernel/idle.c).  The
- * late bound is loose (100 ms, plus 0.5 ms per CPU): under TCG on a
- * loaded 2-core host, 24 ms has been seen from host scheduling alone; the
- * worst lateness is printed.
+ * as an interrupt before HLT: kernel/idle.c).
+ *
+ * How late it fires is the host's: under TCG the interrupt is raised by a
+ * QEMU timer and taken when the host runs the vCPU's thread, and with
+ * hundreds of vCPUs on two loaded host cores that was 601 ms once (make
+ * soak, smp255-5n), past any fixed bound one would pick.  What the kernel
+ * decides is what it programmed, so that is what is checked: read back
+ * from the LAPIC right after arming (lapic_timer_remaining_ns()), the
+ * timer must hold no more than the 2 ms asked (plus the rate's error
+ * bound, in which the conversion rounds up), and no less than 2 ms less
+ * the time since arming began.  The worst lateness is printed.
  */
-#define ONESHOT_NS		2000000ULL
-#define ONESHOT_LATE_NS		100000000ULL
-/*
- * Plus this much per online CPU: every vCPU is a host thread, and with
- * hundreds of them on two host cores one waits its turn longer (192 ms
- * seen at 255 CPUs while a fuzzer held one core).
- */
-#define ONESHOT_LATE_PER_CPU_NS 500000ULL
+#define ONESHOT_NS	 2000000ULL
+/* Rounding of the count and the read-back's conversions, ns. */
+#define ONESHOT_ROUND_NS 1000ULL
+
+struct oneshot_arm {
+	uint64_t armed_ns;     /* clock_ns() before programming */
+	uint64_t remaining_ns; /* read back from the LAPIC after */
+	uint64_t read_ns;      /* clock_ns() after the read-back */
+};
 
 static void arm_oneshot(void *arg)
 {
-	*(uint64_t *)arg = clock_ns();
+	struct oneshot_arm *a = arg;
+
+	a->armed_ns = clock_ns();
 	arch_clockevent_program(ONESHOT_NS);
+	a->remaining_ns = lapic_timer_remaining_ns();
+	a->read_ns = clock_ns();
 }
 
-static void lapic_oneshot_fires_within_bound_on_each_ap(struct ktest *t)
+/* Whether @a shows the LAPIC programmed for ONESHOT_NS, as above. */
+static bool oneshot_programmed_right(const struct oneshot_arm *a)
+{
+	uint64_t ppm = lapic_timer_rate_error_ppm();
+	uint64_t most =
+		ONESHOT_NS + ONESHOT_NS * 2 * ppm / 1000000 + ONESHOT_ROUND_NS;
+	uint64_t since = a->read_ns - a->armed_ns;
+	/* The count ran meanwhile at a rate up to ppm off the calibrated. */
+	uint64_t drift = since * ppm / 1000000 + ONESHOT_ROUND_NS;
+
+	return a->remaining_ns <= most &&
+	       a->remaining_ns + since + drift >= ONESHOT_NS;
+}
+
+static void lapic_oneshot_fires_once_as_programmed_on_each_ap(struct ktest *t)
 {
 	uint64_t worst = 0;
+	unsigned worst_cpu = 0;
 
 	/* With the tick running in idle, it owns the LAPIC timer. */
 	if (!tick_nohz_enabled()) {
@@ -337,17 +371,18 @@ static void lapic_oneshot_fires_within_bound_on_each_ap(struct ktest *t)
 	}
 	for (unsigned i = 0; i < nr_cpus; i++) {
 		struct percpu *p = per_cpu(i);
-		uint64_t armed = 0, irqs = p->tick.timer_irqs;
+		struct oneshot_arm a = { 0 };
+		uint64_t irqs = p->tick.timer_irqs;
 		uint64_t wakes = p->idle.wakes_timer, t0, fired;
 		uint64_t before_halt = p->idle.irq_before_halt;
 
 		if (!cpu_online(i) || i == smp_processor_id())
 			continue;
-		KEXPECT(t, smp_call_on(i, arm_oneshot, &armed));
+		KEXPECT(t, smp_call_on(i, arm_oneshot, &a));
 		t0 = clock_ns();
 		while (__atomic_load_n(&p->tick.timer_irqs, __ATOMIC_ACQUIRE) ==
 			       irqs &&
-		       clock_ns() - t0 < NSEC_PER_SEC)
+		       clock_ns() - t0 < ALL_CPUS_WAIT_NS)
 			cpu_relax();
 		fired = READ_ONCE(p->tick.last_irq_ns);
 		KEXPECT_EQ(t, p->tick.timer_irqs, irqs + 1);
@@ -359,17 +394,26 @@ static void lapic_oneshot_fires_within_bound_on_each_ap(struct ktest *t)
 			   p->idle.wakes_timer - wakes +
 				   p->idle.irq_before_halt - before_halt,
 			   1);
-		if (fired < armed + ONESHOT_NS ||
-		    fired > armed + ONESHOT_NS + ONESHOT_LATE_NS +
-				    ONESHOT_LATE_PER_CPU_NS * num_online_cpus())
+		if (!oneshot_programmed_right(&a))
+			ktest_fail(t, __FILE__, __LINE__,
+				   "CPU %u: asked for %lu ns, the LAPIC held "
+				   "%lu ns %lu ns after arming began",
+				   i, (unsigned long)ONESHOT_NS,
+				   (unsigned long)a.remaining_ns,
+				   (unsigned long)(a.read_ns - a.armed_ns));
+		if (fired < a.armed_ns + ONESHOT_NS)
 			ktest_fail(t, __FILE__, __LINE__,
 				   "CPU %u: armed for %lu ns, fired after %lu",
-				   i, (unsigned long)ONESHOT_NS, fired - armed);
-		else if (fired - armed - ONESHOT_NS > worst)
-			worst = fired - armed - ONESHOT_NS;
+				   i, (unsigned long)ONESHOT_NS,
+				   (unsigned long)(fired - a.armed_ns));
+		else if (fired - a.armed_ns - ONESHOT_NS > worst) {
+			worst = fired - a.armed_ns - ONESHOT_NS;
+			worst_cpu = i;
+		}
 	}
-	printk("        # lapic_oneshot: 2 ms timer, worst lateness %lu us\n",
-	       worst / NSEC_PER_USEC);
+	printk("        # lapic_oneshot: 2 ms timer, worst lateness %lu us "
+	       "(CPU %u; the host's, see above)\n",
+	       (unsigned long)(worst / NSEC_PER_USEC), worst_cpu);
 }
 
 /*
