@@ -3,7 +3,7 @@
 #include "kernel/printk.h"
 
 static const char *const phase_names[BOOT_PHASES] = {
-	"memory", "acpi", "clock", "hierarchy", "aps",
+	"memory", "acpi", "cpu_list", "clock", "hierarchy", "aps",
 };
 static uint64_t entry_tsc, done_tsc[BOOT_PHASES];
 

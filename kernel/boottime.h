@@ -7,9 +7,10 @@
 #define KERNEL_BOOTTIME_H
 
 enum boot_phase {
-	BOOT_PHASE_MEMORY, /* boot information, command line, pages, paging */
-	BOOT_PHASE_ACPI,   /* MADT, SRAT, SLIT: the CPUs and nodes */
-	BOOT_PHASE_CLOCK,  /* TSC and LAPIC timer calibration, per-CPU areas */
+	BOOT_PHASE_MEMORY,   /* boot information, command line, pages, paging */
+	BOOT_PHASE_ACPI,     /* MADT, SRAT, SLIT: the CPUs and nodes */
+	BOOT_PHASE_CPU_LIST, /* the `# topology` and `# cpu` lines */
+	BOOT_PHASE_CLOCK, /* TSC and LAPIC timer calibration, per-CPU areas */
 	BOOT_PHASE_HIERARCHY, /* timer bases and the pull hierarchy */
 	BOOT_PHASE_APS,	      /* AP bring-up */
 	BOOT_PHASES

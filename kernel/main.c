@@ -312,6 +312,8 @@ void kmain(uint32_t magic, uint32_t info_phys)
 	if (topology_init())
 		debug_exit(EXIT_FAIL);
 	boot_phase_done(BOOT_PHASE_ACPI);
+	topology_print_cpus();
+	boot_phase_done(BOOT_PHASE_CPU_LIST);
 	clocksource_init();
 
 	lapic_init(acpi_topo.lapic_phys);

@@ -26,7 +26,7 @@ static const void *acpi_map(uint64_t phys, uint64_t len)
  */
 static struct apic_id_layout layout;
 
-static void print_cpus(void)
+void topology_print_cpus(void)
 {
 	unsigned n = acpi_topo.ncpus;
 	/* Boot-lifetime like everything kzalloc() gives; 4 bytes a CPU. */
@@ -101,7 +101,6 @@ int topology_init(void)
 	       acpi_topo.have_srat ? "yes" : "no",
 	       acpi_topo.have_slit ? "yes" : "no", acpi_topo.nioapics,
 	       (unsigned long)acpi_topo.lapic_phys);
-	print_cpus();
 	return 0;
 }
 

@@ -51,6 +51,7 @@ static void arm_here(void *arg)
 	struct probe *p = arg;
 
 	mod_timer(&p->timer, p->expires);
+	probe_queued(p, tick_update_jiffies());
 }
 
 /* Arm @p on @cpu (mod_timer() there) @ms from now, with @flags. */
@@ -111,11 +112,18 @@ static void expect_on_time(struct ktest *t, const struct probe *p,
 	if (timer_after(p->fired_j, bound))
 		ktest_fail(t, __FILE__, __LINE__,
 			   "expires %lu, fired at %lu on CPU %u, bound %lu "
-			   "(host share %lu us: irq %lu us late)",
+			   "(host share %lu us: irq %lu us late); queued on "
+			   "CPU %u at %lu, %s, base clk %lu next %lu%s%s",
 			   (unsigned long)p->expires, (unsigned long)p->fired_j,
 			   p->fired_cpu, (unsigned long)bound,
 			   (unsigned long)(host / NSEC_PER_USEC),
-			   (unsigned long)(p->irq_delay_ns / NSEC_PER_USEC));
+			   (unsigned long)(p->irq_delay_ns / NSEC_PER_USEC),
+			   p->queued_cpu, (unsigned long)p->queued_j,
+			   p->timer.flags & TIMER_PINNED ? "pinned" : "global",
+			   (unsigned long)p->base_clk,
+			   (unsigned long)p->base_next,
+			   p->base_recalc ? " recalc" : "",
+			   p->base_idle ? " idle" : "");
 }
 
 static void refuses_bad_requests(struct ktest *t)
@@ -325,6 +333,7 @@ static void cycles_lose_no_timer(struct ktest *t)
 	static struct probe p[CYCLE_TIMERS];
 	unsigned cycles = 0, n = 0;
 	const uint64_t *awake0;
+	uint64_t start_j, end_j;
 
 	if (victim_cpu() < 0) {
 		ktest_skip(t, "needs a second online CPU");
@@ -338,6 +347,8 @@ static void cycles_lose_no_timer(struct ktest *t)
 			continue;
 		arm_on(&p[n++], c, i & 1 ? TIMER_PINNED : 0, 30 + 7 * i);
 	}
+	/* The jiffies the cycles span, for reading a late probe's report. */
+	start_j = tick_update_jiffies();
 	for (unsigned c = 1; c < nr_cpus && cycles < 8; c++) {
 		if (!cpu_online(c))
 			continue;
@@ -345,11 +356,13 @@ static void cycles_lose_no_timer(struct ktest *t)
 		KEXPECT_EQ(t, cpu_up_quiet(c), 0);
 		cycles++;
 	}
+	end_j = tick_update_jiffies();
 	for (unsigned i = 0; i < n; i++) {
 		KEXPECT(t, wait_fired(&p[i]));
 		expect_on_time(t, &p[i], awake0);
 	}
-	printk("# hotplug_cycles cycles=%u timers=%u\n", cycles, n);
+	printk("# hotplug_cycles cycles=%u timers=%u from_j=%lu to_j=%lu\n",
+	       cycles, n, (unsigned long)start_j, (unsigned long)end_j);
 }
 
 static const struct ktest_case hotplug_cases[] = {
