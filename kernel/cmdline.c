@@ -427,7 +427,7 @@ void cmdline_defaults(struct boot_options *out)
 	memset(out, 0, sizeof(*out));
 	strlcpy(out->selftest, "all", sizeof(out->selftest));
 	out->timer_model = TIMER_MODEL_PULL;
-	out->tmigr_wake = TMIGR_WAKE_ONE;
+	out->tmigr_wake = TMIGR_WAKE_DEFAULT;
 	out->hz = 250;
 	out->nohz = true;
 	out->timer_migration = true;

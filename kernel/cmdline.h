@@ -40,7 +40,7 @@ struct boot_options {
 	/* "all" (default), "none", or a comma list checked by the runner */
 	char selftest[CMDLINE_STR_MAX];
 	enum timer_model timer_model;	/* default TIMER_MODEL_PULL */
-	enum tmigr_wake tmigr_wake;	/* default TMIGR_WAKE_ONE */
+	enum tmigr_wake tmigr_wake;	/* default TMIGR_WAKE_DEFAULT (one) */
 	unsigned int hz;		/* 100, 250 or 1000; default 250 */
 	bool nohz;			/* default true */
 	bool timer_migration;		/* default true */

@@ -771,10 +771,6 @@ void tmigr_handle_remote(void)
 	/* An isolated CPU never expires other CPUs' timers. */
 	if (tmigr_is_not_available(tmc) || tmc->isolated)
 		return;
-	data.now = timer_env_now_ns();
-	/* Woken at its own offer: only a decider's reliance asks a walk. */
-	if (READ_ONCE(tmc->offered) && !tmigr_wake_offer_woke(tmc, data.now))
-		return;
 	/*
 	 * Not the migrator: nothing to do, except clearing a wakeup left
 	 * from when it was the last CPU; else it re-arms for an event
@@ -786,6 +782,7 @@ void tmigr_handle_remote(void)
 		return;
 
 	data.basej = timer_env_jiffies();
+	data.now = timer_env_now_ns();
 	data.tmc = tmc;
 	data.childmask = tmc->childmask;
 	tmigr_walk_from(tmigr_handle_remote_up, &data, NULL, tmc->tmgroup);

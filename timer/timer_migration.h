@@ -65,7 +65,8 @@ void tmigr_cpu_event_later(unsigned int cpu, uint64_t nextexp);
 
 /*
  * Which idle CPU wakes for the idle hierarchy's first event (tmigr_wake=,
- * docs/tmigr-wake.md): ONE, one armed CPU per event (the default); LINUX,
+ * docs/tmigr-wake.md): ONE, one armed CPU per event (the default); OWN,
+ * ONE and an idle CPU's own timer's wake counts as armed; LINUX,
  * every CPU that finds the hierarchy idle arms, as Linux does.  Set before
  * the CPUs use the hierarchy.  tmigr_wake_armed() says whether @cpu is
  * the armed CPU of record and for when (tests).
@@ -77,6 +78,11 @@ enum tmigr_wake {
 	TMIGR_WAKE_OWN,
 	NR_TMIGR_WAKE
 };
+/*
+ * The policy a boot starts with (docs/tmigr-wake.md, "Why own is not the
+ * default").
+ */
+#define TMIGR_WAKE_DEFAULT TMIGR_WAKE_ONE
 void tmigr_set_wake(enum tmigr_wake policy);
 enum tmigr_wake tmigr_get_wake(void);
 bool tmigr_wake_armed(unsigned int cpu, uint64_t *exp);

@@ -95,7 +95,7 @@ struct tmigr_cpu {
 static inline void tmigr_set_wakeup(struct tmigr_cpu *tmc, uint64_t wakeup)
 {
 	WRITE_ONCE(tmc->wakeup, wakeup);
-	WRITE_ONCE(tmc->offered, false);
+	tmc->offered = false;
 }
 
 /*
@@ -160,6 +160,5 @@ void tmigr_wake_forget(struct tmigr_cpu *tmc);
 uint64_t tmigr_wake_settle(struct tmigr_cpu *tmc, uint64_t firstexp);
 uint64_t tmigr_wake_offer(struct tmigr_cpu *tmc, uint64_t own);
 uint64_t tmigr_wake_redecide(struct tmigr_cpu *tmc);
-bool tmigr_wake_offer_woke(struct tmigr_cpu *tmc, uint64_t now);
 
 #endif /* TIMER_TIMER_MIGRATION_INTERNAL_H */

@@ -40,9 +40,7 @@
  * deciders may rely on a wake-up that happens anyway.  If its timer then
  * moves later, it takes the offer back if no decider relied on it, else
  * decides anew at the idle root (tmigr_wake_redecide()) rather than keep
- * a wake-up only the hierarchy wants.  When it wakes at the offer, the
- * same: the walk is for a decider that relied on it, and without one
- * none is made (tmigr_wake_offer_woke()).
+ * a wake-up only the hierarchy wants.
  *
  * Per-CPU entries, not one shared table: offers and idle exits are on
  * every CPU's idle path, and a shared table's lock collapsed a 64-CPU
@@ -56,7 +54,7 @@
 #include "timer_env.h"
 #include "timer/timer.h"
 
-enum tmigr_wake tmigr_wake_policy = TMIGR_WAKE_ONE;
+enum tmigr_wake tmigr_wake_policy = TMIGR_WAKE_DEFAULT;
 
 uint64_t *tmigr_armed_mask;
 
@@ -229,11 +227,10 @@ static uint64_t tmigr_wake_withdraw(struct tmigr_cpu *tmc)
  * wakeup becomes @own and the CPU's entry says so: the CPU then keeps the
  * invariant like a CPU armed at the idle root, so a CPU deciding for the
  * idle hierarchy may rely on it.  It costs no wake-up, as the CPU wakes at
- * @own anyway; at that wake it walks the hierarchy only if a decider
- * relied on the offer, and then, at the idle root, decides again for the
- * first event, as an armed CPU does (tmigr_wake_offer_woke()).  An entry
- * only ever moves earlier here; it moves later only when nobody relied on
- * it (tmigr_wake_withdraw()) or in a decision at
+ * @own anyway; at that wake it walks the hierarchy (its wakeup is due)
+ * and, at the idle root, decides again for the first event, as an armed
+ * CPU does.  An entry only ever moves earlier here; it moves later only
+ * when nobody relied on it (tmigr_wake_withdraw()) or in a decision at
  * the idle root, which covers the root's first event, hence every event
  * a CPU relying on it decided for.  Only this CPU's wake_lock is taken:
  * uncontended but for a decider looking at this entry.
@@ -258,36 +255,8 @@ uint64_t tmigr_wake_offer(struct tmigr_cpu *tmc, uint64_t own)
 	tmigr_entry_set(tmc, own, true);
 	spin_unlock(&tmc->wake_lock);
 	WRITE_ONCE(tmc->wakeup, own);
-	WRITE_ONCE(tmc->offered, true);
+	tmc->offered = true;
 	return own;
-}
-
-/**
- * tmigr_wake_offer_woke - the idle CPU of @tmc woke at its offer: walk?
- * @tmc: the current CPU's, in its timer softirq
- * @now: the walk's time
- *
- * Pre: no lock held.  The CPU woke for its own timer, which runs anyway;
- * the walk up the hierarchy that its due wakeup asks for serves only a
- * decider that relied on the offer.  Without one, every idle CPU with a
- * pinned timer would take each group lock up to the root at each of its
- * wakes (a 64-CPU guest under TCG ran half its torture operations so):
- * the offer is taken back instead, to what the CPU had before it, and
- * the walk is made only if that is due as well.  With one, the CPU
- * decides anew at the idle root (tmigr_wake_withdraw()): for the root's
- * first event, which covers what the decider relied on it for, and the
- * walk is made now if that event is due.  Returns whether to walk.
- */
-bool tmigr_wake_offer_woke(struct tmigr_cpu *tmc, uint64_t now)
-{
-	bool walk = true;
-
-	spin_lock(&tmc->lock);
-	if (tmc->offered && READ_ONCE(tmc->idle) &&
-	    now >= READ_ONCE(tmc->wakeup))
-		walk = now >= tmigr_wake_withdraw(tmc);
-	spin_unlock(&tmc->lock);
-	return walk;
 }
 
 /**

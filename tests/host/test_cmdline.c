@@ -24,7 +24,7 @@ static void assert_defaults(const struct boot_options *o)
 {
 	ck_assert_str_eq(o->selftest, "all");
 	ck_assert_int_eq(o->timer_model, TIMER_MODEL_PULL);
-	ck_assert_int_eq(o->tmigr_wake, TMIGR_WAKE_ONE);
+	ck_assert_int_eq(o->tmigr_wake, TMIGR_WAKE_DEFAULT);
 	ck_assert_uint_eq(o->hz, 250);
 	ck_assert(o->nohz);
 	ck_assert(o->timer_migration);

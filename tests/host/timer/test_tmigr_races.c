@@ -887,7 +887,7 @@ static void linux_wake(void)
 static void linux_wake_teardown(void)
 {
 	tm_teardown();
-	tmigr_set_wake(TMIGR_WAKE_ONE);
+	tmigr_set_wake(TMIGR_WAKE_DEFAULT);
 }
 
 static Suite *tmigr_races_suite(void)

@@ -541,89 +541,6 @@ START_TEST(offer_taken_back_keeps_what_was_relied_on)
 }
 END_TEST
 
-/* Walk steps of remote handling since the last call (one per group). */
-static unsigned long walk_steps(void)
-{
-	static unsigned long seen;
-	unsigned long now = host_trace_hits[TRACE_tmigr_handle_remote];
-	unsigned long n = now - seen;
-
-	seen = now;
-	return n;
-}
-
-/*
- * CPU 2, last to go idle, arms for CPU 1's timer at 1304 and offers its
- * own pinned wake at 1104, which nobody relies on.  At 1104 it runs its
- * timer and takes the offer back, to 1304, without walking the hierarchy
- * (a walk would find nothing due); at 1304 it walks and runs CPU 1's
- * timer.  With CPU 0 busy, the root active, the wake at the offer walks
- * no group either: the active CPU serves the hierarchy.
- */
-START_TEST(unrelied_offer_wakes_without_a_walk)
-{
-	struct tm_rec movable, pinned, busy_pinned;
-
-	offer_over_armed(&movable, &pinned);
-	host_trace_mask = TRACE_BIT(TRACE_tmigr_handle_remote);
-	walk_steps();
-	tm_advance_to(1200);
-	ck_assert_uint_eq(pinned.fired, 1);
-	ck_assert_uint_eq(tm_cpus[2].wakes, 1);
-	ck_assert_uint_eq(walk_steps(), 0);
-	ck_assert_uint_eq(armed_exp(2), tm_ns(1304));
-	tm_advance_to(1400);
-	ck_assert_uint_eq(movable.fired, 1);
-	ck_assert_uint_eq(movable.fired_at, 1304);
-	ck_assert_uint_eq(movable.fired_cpu, 2);
-	ck_assert_uint_ge(walk_steps(), 1);
-	ck_assert_uint_eq(tm_cpus[2].wakes, 2);
-	ck_assert_uint_eq(tm_cpus[0].wakes, 0);
-
-	/* The root active: CPU 0 works, CPU 2 offers its 1504. */
-	tm_wake(0);
-	tm_rec_arm(&busy_pinned, 2, TIMER_PINNED, 1500);
-	ck_assert_uint_eq(tm_idle(2), tm_ns(1504));
-	ck_assert_uint_eq(armed_exp(2), tm_ns(1504));
-	walk_steps();
-	tm_advance_to(1600);
-	ck_assert_uint_eq(busy_pinned.fired, 1);
-	ck_assert_uint_eq(walk_steps(), 0);
-	ck_assert_uint_eq(armed_exp(2), TMIGR_NONE_NS);
-	tm_assert_clean();
-}
-END_TEST
-
-/*
- * A relied-on offer still serves what it was relied on for: CPU 0 relies
- * on CPU 2's wake at 1104 for its own timer at 1152.  At 1104 CPU 2
- * decides anew at the idle root and arms for 1152 (nothing is due yet, so
- * no walk); at 1152 it walks and runs CPU 0's timer on time.
- */
-START_TEST(relied_offer_woken_arms_for_what_was_relied_on)
-{
-	struct tm_rec movable, pinned, later;
-
-	offer_over_armed(&movable, &pinned);
-	host_trace_mask = TRACE_BIT(TRACE_tmigr_handle_remote);
-	tm_wake(0);
-	tm_rec_arm(&later, 0, 0, 1150);
-	ck_assert_uint_eq(tm_idle(0), TMIGR_NONE_NS); /* relies on CPU 2 */
-	walk_steps();
-	tm_advance_to(1120);
-	ck_assert_uint_eq(pinned.fired, 1);
-	ck_assert_uint_eq(walk_steps(), 0);
-	ck_assert_uint_eq(armed_exp(2), tm_ns(1152));
-	tm_advance_to(1400);
-	ck_assert_uint_eq(later.fired, 1);
-	ck_assert_uint_eq(later.fired_at, 1152);
-	ck_assert_uint_eq(movable.fired_at, 1304);
-	ck_assert_uint_eq(tm_cpus[0].wakes, 0);
-	ck_assert_uint_eq(tm_cpus[2].wakes, 3);
-	tm_assert_clean();
-}
-END_TEST
-
 static Suite *tmigr_wake_suite(void)
 {
 	Suite *s = suite_create("tmigr_wake");
@@ -640,8 +557,6 @@ static Suite *tmigr_wake_suite(void)
 	tcase_add_test(tc, offer_without_its_timer_wakes_for_nothing);
 	tcase_add_test(tc, relied_offer_decides_anew_when_its_timer_goes);
 	tcase_add_test(tc, offer_taken_back_keeps_what_was_relied_on);
-	tcase_add_test(tc, unrelied_offer_wakes_without_a_walk);
-	tcase_add_test(tc, relied_offer_woken_arms_for_what_was_relied_on);
 	tcase_add_loop_test(tc, remote_delete_moves_the_idle_cpus_event, 0, 2);
 	tcase_add_loop_test(tc, movable_timer_a_tick_away_goes_to_the_busy_cpu,
 			    0, 2);
